@@ -1,0 +1,26 @@
+# Front door. Kernel trees, builds and ccache live in the cache directory
+# (CACHE_DIR, default ~/.cache/numapol); logs and reports in out/.
+#
+#   make test       build what the tests need, run the whole suite
+#   make run        the LWN scenario on baseline and patched, side by side
+#   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
+#   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
+#
+# V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top.
+SHELL := /bin/bash
+FLAVOUR ?= patched
+
+test:
+	scripts/test.sh
+
+run:
+	scripts/run-scenario.sh
+
+kernel:
+	scripts/install-deps.sh && scripts/prepare-tree.sh
+	scripts/apply-series.sh $(FLAVOUR) && scripts/build-kernel.sh $(FLAVOUR)
+
+boot:
+	FLAVOURS=$(FLAVOUR) scripts/test.sh
+
+.PHONY: test run kernel boot

@@ -1,0 +1,105 @@
+#!/bin/bash
+# Prepare the source and .config of one kernel flavour, in its own worktree
+# and build directory under the cache:
+#
+#   baseline      pristine 6.12 as Debian ships it
+#   patched       baseline + patches/ (the series)
+#   debug         patched + configs/debug.config
+#   mutant-NAME   patched + mutants/NAME.patch
+#
+# EXTRA_PATCHES="a.patch b.patch" applies further patches on top; the
+# flavour then gets a build of its own (see flavour_name in lib.sh).
+# Usage: scripts/apply-series.sh FLAVOUR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|mutant-NAME" >&2; exit 2; }
+flavour=$1
+
+series=()
+for p in "$REPO_DIR"/patches/[0-9]*.patch; do
+	[ -e "$p" ] || continue
+	case $(basename "$p") in 0000-*) continue ;; esac
+	series+=("$p")
+done
+
+fragments=("$REPO_DIR/configs/base.config")
+case $flavour in
+baseline) patches=() ;;
+patched) patches=("${series[@]+"${series[@]}"}") ;;
+debug)
+	patches=("${series[@]+"${series[@]}"}")
+	fragments+=("$REPO_DIR/configs/debug.config")
+	;;
+mutant-*)
+	mutant=$REPO_DIR/mutants/${flavour#mutant-}.patch
+	[ -r "$mutant" ] || die "no such mutant: $mutant"
+	patches=("${series[@]+"${series[@]}"}" "$mutant")
+	;;
+*) die "unknown flavour '$flavour'" ;;
+esac
+# Options that only exist once the series is applied.
+if [ "$flavour" != baseline ] && [ -r "$REPO_DIR/configs/series.config" ]; then
+	fragments+=("$REPO_DIR/configs/series.config")
+fi
+for p in ${EXTRA_PATCHES:-}; do
+	[ -r "$p" ] || die "EXTRA_PATCHES: cannot read $p"
+	patches+=("$(readlink -f "$p")")
+done
+
+name=$(flavour_name "$flavour")
+src=$(src_dir "$flavour")
+build=$(build_dir "$flavour")
+release=$(kernel_release)
+echo "Linux $release, flavour $name"
+
+# 1. Source: a worktree at base with each patch applied as a commit. Redone
+#    only when the patch list or a patch changed, so that unchanged files
+#    keep their timestamps and the build stays incremental.
+key=$( (printf '%s\n' "${patches[@]+"${patches[@]}"}"
+	cat "${patches[@]+"${patches[@]}"}" /dev/null) | sha256sum)
+if [ ! -e "$src/.git" ]; then
+	rm -rf "$src"
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$src" base
+fi
+mkdir -p "$build"
+if [ "$(cat "$build/patches.key" 2>/dev/null)" != "$key" ]; then
+	rm -f "$build/patches.key"
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	git -C "$src" checkout -q -f --detach base
+	for p in "${patches[@]+"${patches[@]}"}"; do
+		echo "applying $(basename "$p")"
+		git -C "$src" am -q "$p" ||
+			die "$(basename "$p") does not apply to Linux $release ($name)"
+	done
+	echo "$key" >"$build/patches.key"
+fi
+git -C "$src" log --oneline base..HEAD
+
+# 2. Config: tinyconfig + fragments, and every requested option must
+#    survive olddefconfig. .config is replaced only when it changed.
+next=$build/.config.next
+make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" tinyconfig
+KCONFIG_CONFIG=$next "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+	"$next" "${fragments[@]}"
+make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" olddefconfig
+lost=0
+for frag in "${fragments[@]}"; do
+	while read -r line; do
+		case $line in
+		CONFIG_*) grep -qxF "$line" "$next" && continue ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			grep -q "^$opt=" "$next" || continue
+			;;
+		*) continue ;;
+		esac
+		echo "config: '$line' from $(basename "$frag") did not survive olddefconfig"
+		lost=1
+	done <"$frag"
+done
+[ "$lost" = 0 ] || die "requested kernel options were dropped: fix configs/"
+cmp -s "$next" "$build/.config" || mv "$next" "$build/.config"
+rm -f "$next"

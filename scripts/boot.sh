@@ -1,0 +1,124 @@
+#!/bin/bash
+# Boot a built flavour in QEMU with emulated NUMA nodes and run guest suites.
+# Writes RUN_DIR/console.log (ttyS0: kernel and init), RUN_DIR/results.ktap
+# (ttyS1: the suites' KTAP) and RUN_DIR/run.info. Exit 0 when the guest
+# powered off by itself, 1 when the host timeout killed it, 2 on error.
+#
+# Environment:
+#   NODES=2|4|8        NUMA nodes (default 4)
+#   MEMLESS=N          make node N memoryless (default: none)
+#   NODE_MEM=MiB       memory per node (default 512)
+#   NUMA_DIST=1        give QEMU a distance table (10 local, +10 a hop)
+#   SUITES=a,b         suites to run (default topology)
+#   SUITE_TIMEOUT=S    guest timeout per suite (default 600)
+#   ACCEL=auto|tcg|kvm auto uses KVM only if a probe boot with it works
+#   CMDLINE=...        appended to the kernel command line
+# Usage: scripts/boot.sh FLAVOUR RUN_DIR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || { echo "usage: $0 FLAVOUR RUN_DIR" >&2; exit 2; }
+flavour=$1 run_dir=$2
+NODES=${NODES:-4} MEMLESS=${MEMLESS:-} NODE_MEM=${NODE_MEM:-512}
+SUITES=${SUITES:-topology} SUITE_TIMEOUT=${SUITE_TIMEOUT:-600}
+ACCEL=${ACCEL:-auto}
+
+kernel=$(build_dir "$flavour")/arch/x86/boot/bzImage
+initramfs=$OUT_DIR/guest/initramfs.cpio
+[ -r "$kernel" ] || die "no kernel for $flavour: build it first"
+[ -r "$initramfs" ] || die "no initramfs: run build-initramfs.sh"
+case $NODES in 2 | 4 | 8) ;; *) die "NODES must be 2, 4 or 8" ;; esac
+if [ -n "$MEMLESS" ] && { [ "$MEMLESS" -ge "$NODES" ] || [ "$MEMLESS" = 0 ]; }; then
+	die "MEMLESS must name a node from 1 to $((NODES - 1))"
+fi
+
+# Topology: 4 CPUs spread over the nodes (8 nodes get one CPU each), one
+# socket a node, so that no cache is shared across nodes.
+cpus=$((NODES > 4 ? NODES : 4))
+per_node=$((cpus / NODES))
+numa=() mem=0
+for ((n = 0; n < NODES; n++)); do
+	first=$((n * per_node)) last=$((n * per_node + per_node - 1))
+	if [ "$n" = "$MEMLESS" ]; then
+		numa+=(-numa "node,nodeid=$n,cpus=$first-$last")
+		continue
+	fi
+	numa+=(-object "memory-backend-ram,id=mem$n,size=${NODE_MEM}M"
+		-numa "node,nodeid=$n,memdev=mem$n,cpus=$first-$last")
+	mem=$((mem + NODE_MEM))
+done
+if [ "${NUMA_DIST:-0}" = 1 ]; then
+	for ((i = 0; i < NODES; i++)); do
+		for ((j = i + 1; j < NODES; j++)); do
+			numa+=(-numa "dist,src=$i,dst=$j,val=$((10 + 10 * (j - i)))")
+		done
+	done
+fi
+
+cmdline="console=ttyS0 panic=-1 numapol.suites=$SUITES numapol.timeout=$SUITE_TIMEOUT"
+cmdline+=" numapol.nodes=$NODES${MEMLESS:+ numapol.memless=$MEMLESS}"
+case $flavour in debug*) cmdline+=" panic_on_warn=1" ;; esac
+cmdline+=${CMDLINE:+ $CMDLINE}
+
+# qemu_cmd ACCEL CMDLINE RESULTS_FILE: set the array QEMU.
+qemu_cmd() {
+	QEMU=(qemu-system-x86_64 -accel "$1" -cpu max -m "${mem}M"
+		-smp "$cpus,sockets=$NODES,cores=$per_node,threads=1"
+		"${numa[@]}" -kernel "$kernel" -initrd "$initramfs"
+		-append "$2" -nodefaults -no-reboot -nographic
+		-serial stdio -serial "file:$3")
+}
+
+# /dev/kvm may exist and still not boot guests: try it once per host
+# kernel and QEMU version, and remember the answer.
+probe_kvm() {
+	local cache
+	cache=$CACHE_DIR/kvm-probe.$(uname -r).$(qemu-system-x86_64 --version | head -1 | tr -c 'a-zA-Z0-9.\n' _)
+	if [ ! -r "$cache" ]; then
+		qemu_cmd kvm "console=ttyS0 panic=-1 numapol.suites=" /dev/null
+		if [ -w /dev/kvm ] && timeout 20 "${QEMU[@]}" </dev/null 2>&1 |
+			grep -q 'numapol-init: done'; then
+			echo kvm >"$cache"
+		else
+			echo tcg >"$cache"
+		fi
+	fi
+	cat "$cache"
+}
+case $ACCEL in
+auto) accel=$(probe_kvm) ;;
+tcg | kvm) accel=$ACCEL ;;
+*) die "ACCEL must be auto, tcg or kvm" ;;
+esac
+
+mkdir -p "$run_dir"
+nsuites=$(echo "$SUITES" | tr , '\n' | grep -c . || true)
+host_timeout=$((SUITE_TIMEOUT * nsuites + 120))
+cat >"$run_dir/run.info" <<INFO
+release=$(kernel_release)
+flavour=$(flavour_name "$flavour")
+nodes=$NODES
+memless=${MEMLESS:-none}
+accel=$accel
+suites=$SUITES
+cmdline=$cmdline
+INFO
+
+qemu_cmd "$accel" "$cmdline" "$run_dir/results.ktap"
+echo "${QEMU[*]}" >"$run_dir/qemu.cmd"
+rc=0
+if [ "$V" = 1 ]; then
+	timeout -k 10 "$host_timeout" "${QEMU[@]}" </dev/null 2>&1 |
+		tee "$run_dir/console.log" || rc=$?
+else
+	timeout -k 10 "$host_timeout" "${QEMU[@]}" </dev/null \
+		>"$run_dir/console.log" 2>&1 || rc=$?
+fi
+case $rc in
+0) exit 0 ;;
+124 | 137)
+	echo "host timeout: the guest ran longer than ${host_timeout}s" >>"$run_dir/console.log"
+	exit 1
+	;;
+*) die "qemu failed with status $rc (see $run_dir/console.log)" ;;
+esac

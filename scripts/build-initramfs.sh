@@ -1,0 +1,23 @@
+#!/bin/bash
+# Build the guest test binaries (static) and pack them with busybox and
+# guest/init into an initramfs, out/guest/initramfs.cpio.
+# Usage: scripts/build-initramfs.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+# busybox-static's binary: the guest has no shared libraries.
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "busybox missing: install busybox-static"
+
+bin=$OUT_DIR/guest/tests
+make -C "$REPO_DIR/tests" KSRC="$KSRC" BIN="$bin"
+
+root=$OUT_DIR/guest/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests}
+cp "$busybox" "$root/bin/busybox"
+cp "$REPO_DIR/guest/init" "$root/init"
+cp "$bin"/* "$root/tests/"
+(cd "$root" && find . | sort | cpio -o -H newc --quiet) >"$OUT_DIR/guest/initramfs.cpio"
+ls -l "$OUT_DIR/guest/initramfs.cpio"

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Judge one guest run made by boot.sh: parse its KTAP with the tree's
+# kunit.py, scan its console for kernel splats and unexpected OOM kills,
+# print a short report and write RUN_DIR/counts ("passed failed skipped").
+# Exit 0 pass, 1 failed, 2 harness error.
+#
+# EXPECT_OOM=1 tolerates OOM kills (a test that provokes them).
+# Usage: scripts/check-run.sh RUN_DIR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || { echo "usage: $0 RUN_DIR" >&2; exit 2; }
+run=$1
+console=$run/console.log
+[ -r "$console" ] && [ -r "$run/run.info" ] || die "$run is not a run directory"
+kunit=(python3 "$KSRC/tools/testing/kunit/kunit.py" parse)
+failed=0
+problem() {
+	echo "    $*"
+	failed=1
+}
+
+# Kernel splats: any of these fails the run, whatever the tests said.
+splats='Kernel panic|Oops:|WARNING:|BUG:|general protection fault|UBSAN:'
+splats+='|INFO: task .* blocked for more than|rcu: INFO: .* detected stall'
+if grep -Eq "$splats" "$console"; then
+	problem "kernel splat in the console:"
+	grep -E "$splats" "$console" | head -n 5 | sed 's/^/      /'
+fi
+if [ "${EXPECT_OOM:-0}" != 1 ] && grep -Eq 'invoked oom-killer|Out of memory' "$console"; then
+	problem "unexpected OOM kill:"
+	grep -E 'Out of memory|oom-kill:' "$console" | head -n 3 | sed 's/^/      /'
+fi
+grep -q 'numapol-init: done' "$console" ||
+	problem "the guest did not finish its suites (crash, hang or host timeout)"
+
+# summarize NAME OUTPUT: add kunit.py's "Ran N tests: passed: P, ..." line
+# to the totals.
+passed=0 failed_tests=0 skipped=0
+summarize() {
+	local line field
+	line=$(grep -o 'Ran [0-9]* tests:.*' "$2" | tail -n 1)
+	[ -n "$line" ] || { problem "$1: kunit.py printed no summary"; return; }
+	for field in passed failed skipped crashed errors; do
+		local n
+		n=$(echo "$line" | grep -o "$field: [0-9]*" | grep -o '[0-9]*' || echo 0)
+		case $field in
+		passed) passed=$((passed + n)) ;;
+		skipped) skipped=$((skipped + n)) ;;
+		*) failed_tests=$((failed_tests + n)) ;;
+		esac
+	done
+	echo "    $1: ${line#Ran }"
+}
+
+# In-kernel KUnit: the console up to the moment /init starts the suites.
+sed -e 's/\r$//' -e '/numapol-init: running/q' "$console" >"$run/kunit.console"
+if grep -q 'KTAP version' "$run/kunit.console" &&
+	! grep -A1 'KTAP version' "$run/kunit.console" | grep -q '\] 1\.\.0$'; then
+	"${kunit[@]}" "$run/kunit.console" >"$run/kunit.parsed" 2>&1 ||
+		problem "KUnit failed (see $run/kunit.parsed)"
+	summarize kunit "$run/kunit.parsed"
+else
+	echo "    kunit: no KUnit suites in this kernel"
+fi
+
+# Guest suites.
+if [ -s "$run/results.ktap" ]; then
+	"${kunit[@]}" "$run/results.ktap" >"$run/suites.parsed" 2>&1 ||
+		problem "guest suites failed (see $run/suites.parsed)"
+	summarize suites "$run/suites.parsed"
+	[ "$V" = 1 ] && cat "$run/suites.parsed"
+	grep -E '\[(FAILED|CRASHED|ERROR)\]' "$run/suites.parsed" | head -n 20 | sed 's/^/      /' || true
+else
+	problem "the guest printed no suite results"
+fi
+
+echo "$passed $failed_tests $skipped" >"$run/counts"
+[ "$failed" = 0 ] && [ "$failed_tests" = 0 ] && exit 0
+exit 1

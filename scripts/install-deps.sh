@@ -1,0 +1,26 @@
+#!/bin/bash
+# Install the Debian packages the build, the guest and the tests need,
+# when they are missing. Usage: scripts/install-deps.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+
+PACKAGES=(
+	linux-source-6.12 qemu-system-x86 busybox-static libnuma-dev
+	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
+	ccache python3 perl
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q || die "apt-get update failed"
+apt-get install -y -q "${missing[@]}" || die "apt-get install failed"

@@ -1,0 +1,101 @@
+# shellcheck shell=bash
+# Common settings and helpers for the host scripts. Source it, do not run it.
+#
+# Exit codes used by every script: 0 pass, 1 tests failed, 2 harness error.
+
+PROJECT=numapol
+REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Everything large lives outside the checkout: kernel trees, builds, ccache.
+CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/$PROJECT}
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The pristine tree, a git repository whose branch "base" is the tarball.
+KSRC=$CACHE_DIR/linux
+# Run logs and reports stay next to the checkout, ignored by git.
+OUT_DIR=${OUT_DIR:-$REPO_DIR/out}
+V=${V:-0}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+export CCACHE_BASEDIR=$CACHE_DIR CCACHE_NOHASHDIR=1
+
+die() {
+	echo "error: $*" >&2
+	exit 2
+}
+
+now() { date +%s; }
+
+# step NAME LOG CMD...: run CMD (a program, not a shell function, so that
+# its own "set -e" holds) with its output in LOG (and on the terminal
+# with V=1), then print one line with the step's elapsed time. Returns CMD's
+# status, so callers decide whether a failure is a harness error.
+step() {
+	local name=$1 log=$2 start rc=0
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	start=$(now)
+	if [ "$V" = 1 ]; then
+		"$@" 2>&1 | tee "$log" || rc=$?
+	else
+		"$@" >"$log" 2>&1 || rc=$?
+	fi
+	if [ "$rc" = 0 ]; then
+		printf '  %-5s %-44s %4ss\n' ok "$name" $(($(now) - start))
+	else
+		printf '  %-5s %-44s %4ss  (log: %s)\n' FAIL "$name" $(($(now) - start)) "$log"
+		[ "$V" = 1 ] || tail -n 15 "$log" | sed 's/^/        | /'
+	fi
+	return "$rc"
+}
+
+# The exact point release of the extracted tree, e.g. 6.12.118.
+kernel_release() {
+	make -s -C "$KSRC" kernelversion 2>/dev/null
+}
+
+# The build name of a flavour: FLAVOUR, or FLAVOUR+extra-HASH when
+# EXTRA_PATCHES adds patches, so that such a kernel gets its own build.
+flavour_name() {
+	local flavour=$1
+	if [ -n "${EXTRA_PATCHES:-}" ]; then
+		# shellcheck disable=SC2086 # a list of paths
+		flavour=$flavour+extra-$(cat $EXTRA_PATCHES | sha256sum | cut -c1-8)
+	fi
+	echo "$flavour"
+}
+
+# Each flavour has a worktree under the cache, and builds into a direct
+# subdirectory of it: Kbuild then uses the relative srctree "..", so that
+# every flavour compiles with the same command lines and ccache shares
+# objects between them.
+src_dir() { echo "$CACHE_DIR/src/$(flavour_name "$1")"; }
+build_dir() { echo "$(src_dir "$1")/.build"; }
+
+# build_flavour FLAVOUR: apply the series and build, one progress line each.
+# A failure here is a harness error.
+build_flavour() {
+	local name
+	name=$(flavour_name "$1")
+	step "apply $name" "$OUT_DIR/logs/apply-$name.log" \
+		"$REPO_DIR/scripts/apply-series.sh" "$1" || exit 2
+	step "build $name" "$OUT_DIR/logs/build-$name.log" \
+		"$REPO_DIR/scripts/build-kernel.sh" "$1" || exit 2
+}
+
+# prepare_host: packages, the pristine tree and the guest initramfs.
+prepare_host() {
+	step packages "$OUT_DIR/logs/packages.log" \
+		"$REPO_DIR/scripts/install-deps.sh" || exit 2
+	step extract "$OUT_DIR/logs/extract.log" \
+		"$REPO_DIR/scripts/prepare-tree.sh" || exit 2
+	step initramfs "$OUT_DIR/logs/initramfs.log" \
+		"$REPO_DIR/scripts/build-initramfs.sh" || exit 2
+}
+
+# A fresh directory for one guest run.
+new_run_dir() {
+	local dir
+	dir=$OUT_DIR/runs/$(date +%Y%m%d-%H%M%S)-$1
+	mkdir -p "$dir"
+	echo "$dir"
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# The whole test suite: build the kernels the tests need, boot each in QEMU
+# with the guest suites, judge every run, print the totals.
+# Exit 0 pass, 1 tests failed, 2 harness error.
+#
+# Environment: FLAVOURS (default "patched debug"), SUITES, NODES, MEMLESS,
+# and those of boot.sh. V=1 shows everything.
+# Usage: scripts/test.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+FLAVOURS=${FLAVOURS:-patched debug}
+export SUITES=${SUITES:-topology}
+
+prepare_host
+for flavour in $FLAVOURS; do
+	build_flavour "$flavour"
+done
+
+status=0 passed=0 failed=0 skipped=0
+for flavour in $FLAVOURS; do
+	name=$(flavour_name "$flavour")
+	run=$(new_run_dir "$name")
+	rc=0
+	step "boot $name: $SUITES" "$run/boot.log" \
+		"$REPO_DIR/scripts/boot.sh" "$flavour" "$run" || rc=$?
+	[ "$rc" = 2 ] && exit 2
+	rc=0
+	"$REPO_DIR/scripts/check-run.sh" "$run" || rc=$?
+	[ "$rc" = 2 ] && exit 2
+	[ "$rc" = 0 ] || status=1
+	read -r p f s <"$run/counts"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	echo "    Linux $(sed -n 's/^release=//p' "$run/run.info") $name," \
+		"$(sed -n 's/^accel=//p' "$run/run.info"), logs in $run"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+exit "$status"

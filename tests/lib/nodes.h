@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Node sets as plain bitmasks, and the guest facts the suites read.
+ *
+ * The guests have at most 8 nodes, so one unsigned long holds a node set;
+ * it is passed to the syscalls with maxnode = NODESET_BITS.
+ */
+#ifndef NUMAPOL_NODES_H
+#define NUMAPOL_NODES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef unsigned long nodeset_t;
+
+#define NODESET_BITS	(8 * sizeof(nodeset_t))
+#define NODE(n)		(1UL << (n))
+
+static inline int nodeset_weight(nodeset_t s)
+{
+	return __builtin_popcountl(s);
+}
+
+static inline int nodeset_first(nodeset_t s)
+{
+	return s ? __builtin_ctzl(s) : -1;
+}
+
+/* Parse a kernel node list ("0-2,5"); returns -1 on malformed input. */
+int nodeset_parse(const char *list, nodeset_t *out);
+/* Format as a kernel node list; "" for the empty set. Returns buf. */
+char *nodeset_format(nodeset_t s, char *buf, size_t len);
+
+/* Read a whole small file into buf, newline stripped; -1 on error. */
+int read_text(const char *path, char *buf, size_t len);
+/* Write a string to a file (cgroup and sysfs knobs); -errno on error. */
+int write_text(const char *path, const char *text);
+/* Read a node list file such as /sys/devices/system/node/online. */
+int read_nodeset(const char *path, nodeset_t *out);
+
+/* The value of "name=" on the kernel command line, or NULL. */
+const char *cmdline_param(const char *name, char *buf, size_t len);
+
+/*
+ * The node each page of [addr, addr + npages * page size) is on, through
+ * move_pages() with no target nodes. Fills nodes[]; a page that is not
+ * present gets a negative errno. Returns 0 or -errno.
+ */
+int page_nodes(void *addr, size_t npages, int *nodes);
+
+#endif

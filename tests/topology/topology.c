@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Does the guest have the topology the host asked QEMU for, and can the
+ * other suites see where pages land? Every other suite rests on this.
+ *
+ * The host states the topology on the kernel command line:
+ * numapol.nodes=N and, for a memoryless node, numapol.memless=M.
+ */
+#include <numaif.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/nodes.h"
+
+#define PAGES 16
+
+static nodeset_t expected_online(void)
+{
+	char buf[16];
+	const char *n = cmdline_param("numapol.nodes", buf, sizeof(buf));
+
+	return n ? NODE(atoi(n)) - 1 : 0;
+}
+
+static nodeset_t expected_memory(void)
+{
+	char buf[16];
+	const char *m = cmdline_param("numapol.memless", buf, sizeof(buf));
+
+	return expected_online() & ~(m ? NODE(atoi(m)) : 0);
+}
+
+TEST(nodes_online_match_qemu_topology)
+{
+	nodeset_t online;
+	char got[64], want[64];
+
+	ASSERT_NE(0UL, expected_online()) TH_LOG("numapol.nodes missing from the command line");
+	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/online", &online));
+	EXPECT_EQ(expected_online(), online)
+		TH_LOG("online nodes %s, QEMU was given %s",
+		       nodeset_format(online, got, sizeof(got)),
+		       nodeset_format(expected_online(), want, sizeof(want)));
+}
+
+TEST(memory_nodes_match_qemu_topology)
+{
+	nodeset_t memory;
+	char got[64], want[64];
+
+	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory", &memory));
+	EXPECT_EQ(expected_memory(), memory)
+		TH_LOG("nodes with memory %s, expected %s",
+		       nodeset_format(memory, got, sizeof(got)),
+		       nodeset_format(expected_memory(), want, sizeof(want)));
+}
+
+TEST(root_cpuset_spans_memory_nodes)
+{
+	char controllers[256];
+	nodeset_t mems;
+
+	ASSERT_EQ(0, read_text("/sys/fs/cgroup/cgroup.controllers",
+			       controllers, sizeof(controllers)));
+	ASSERT_NE(NULL, strstr(controllers, "cpuset"))
+		TH_LOG("cgroup v2 controllers: %s", controllers);
+	ASSERT_EQ(0, read_nodeset("/sys/fs/cgroup/cpuset.mems.effective", &mems));
+	EXPECT_EQ(expected_memory(), mems);
+}
+
+/* One variant per node the largest topology has; absent ones skip. */
+FIXTURE(bound_region) {
+	char *region;
+	long page;
+};
+
+FIXTURE_VARIANT(bound_region) {
+	int node;
+};
+
+#define NODE_VARIANT(n) \
+	FIXTURE_VARIANT_ADD(bound_region, node##n) { .node = n }
+NODE_VARIANT(0);
+NODE_VARIANT(1);
+NODE_VARIANT(2);
+NODE_VARIANT(3);
+NODE_VARIANT(4);
+NODE_VARIANT(5);
+NODE_VARIANT(6);
+NODE_VARIANT(7);
+
+FIXTURE_SETUP(bound_region)
+{
+	self->page = sysconf(_SC_PAGESIZE);
+	self->region = mmap(NULL, PAGES * self->page, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->region);
+}
+
+FIXTURE_TEARDOWN(bound_region)
+{
+	munmap(self->region, PAGES * self->page);
+}
+
+TEST_F(bound_region, pages_land_on_the_bound_node)
+{
+	nodeset_t want = NODE(variant->node);
+	int nodes[PAGES];
+
+	if (!(expected_memory() & want))
+		SKIP(return, "node %d has no memory in this topology", variant->node);
+	ASSERT_EQ(0, mbind(self->region, PAGES * self->page, MPOL_BIND, &want,
+			   NODESET_BITS, 0));
+	memset(self->region, 0x5a, PAGES * self->page);
+	ASSERT_EQ(0, page_nodes(self->region, PAGES, nodes));
+	for (int i = 0; i < PAGES; i++) {
+		EXPECT_EQ(variant->node, nodes[i])
+			TH_LOG("page %d", i);
+	}
+}
+
+TEST_HARNESS_MAIN
