@@ -1,7 +1,8 @@
 #!/bin/bash
 # Judge one guest run made by boot.sh: parse its KTAP with the tree's
 # kunit.py, scan its console for kernel splats and unexpected OOM kills,
-# print a short report and write RUN_DIR/counts ("passed failed skipped").
+# print a short report and write RUN_DIR/counts ("passed failed skipped")
+# and RUN_DIR/kernel.problems (empty when the kernel itself behaved).
 # Exit 0 pass, 1 failed, 2 harness error.
 #
 # EXPECT_OOM=1 tolerates OOM kills (a test that provokes them).
@@ -15,24 +16,31 @@ console=$run/console.log
 [ -r "$console" ] && [ -r "$run/run.info" ] || die "$run is not a run directory"
 kunit=(python3 "$KSRC/tools/testing/kunit/kunit.py" parse)
 failed=0
+: >"$run/kernel.problems"
 problem() {
 	echo "    $*"
 	failed=1
+}
+# kernel_problem: one the tests did not report, so kept apart for callers
+# that expect test failures (scripts/run-scenario.sh on baseline).
+kernel_problem() {
+	problem "$@"
+	echo "$*" >>"$run/kernel.problems"
 }
 
 # Kernel splats: any of these fails the run, whatever the tests said.
 splats='Kernel panic|Oops:|WARNING:|BUG:|general protection fault|UBSAN:'
 splats+='|INFO: task .* blocked for more than|rcu: INFO: .* detected stall'
 if grep -Eq "$splats" "$console"; then
-	problem "kernel splat in the console:"
+	kernel_problem "kernel splat in the console:"
 	grep -E "$splats" "$console" | head -n 5 | sed 's/^/      /'
 fi
 if [ "${EXPECT_OOM:-0}" != 1 ] && grep -Eq 'invoked oom-killer|Out of memory' "$console"; then
-	problem "unexpected OOM kill:"
+	kernel_problem "unexpected OOM kill:"
 	grep -E 'Out of memory|oom-kill:' "$console" | head -n 3 | sed 's/^/      /'
 fi
 grep -q 'numapol-init: done' "$console" ||
-	problem "the guest did not finish its suites (crash, hang or host timeout)"
+	kernel_problem "the guest did not finish its suites (crash, hang or host timeout)"
 
 # summarize NAME OUTPUT: add kunit.py's "Ran N tests: passed: P, ..." line
 # to the totals.

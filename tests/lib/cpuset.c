@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cpuset.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define V2_ROOT	"/sys/fs/cgroup"
+#define V1_ROOT	"/tmp/cpuset-v1"
+
+static const char *root_of(enum cgroup_version version)
+{
+	return version == CGROUP_V1 ? V1_ROOT : V2_ROOT;
+}
+
+static int knob_write(const char *dir, const char *knob, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, knob);
+	return write_text(path, text);
+}
+
+static int v1_mount(void)
+{
+	struct stat st;
+
+	if (stat(V1_ROOT "/cpuset.mems", &st) == 0)
+		return 0;
+	if (mkdir(V1_ROOT, 0755) && errno != EEXIST)
+		return -errno;
+	if (mount("cpuset", V1_ROOT, "cgroup", 0, "cpuset"))
+		return -errno;
+	return 0;
+}
+
+int cpuset_create(struct cpuset *cs, enum cgroup_version version,
+		  const char *name, nodeset_t mems)
+{
+	const char *root = root_of(version);
+	char cpus[256];
+	int err;
+
+	cs->version = version;
+	snprintf(cs->dir, sizeof(cs->dir), "%s/%s", root, name);
+	err = version == CGROUP_V1 ? v1_mount() :
+	      knob_write(V2_ROOT, "cgroup.subtree_control", "+cpuset");
+	if (err)
+		return err;
+	if (mkdir(cs->dir, 0755) && errno != EEXIST)
+		return -errno;
+	/* v1 refuses tasks until both cpus and mems are set. */
+	snprintf(cpus, sizeof(cpus), "%s/%s", root,
+		 version == CGROUP_V1 ? "cpuset.cpus" : "cpuset.cpus.effective");
+	if (read_text(cpus, cpus, sizeof(cpus)))
+		return -errno;
+	err = knob_write(cs->dir, "cpuset.cpus", cpus);
+	return err ? err : cpuset_set_mems(cs, mems);
+}
+
+int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems)
+{
+	char list[256];
+
+	return knob_write(cs->dir, "cpuset.mems",
+			  nodeset_format(mems, list, sizeof(list)));
+}
+
+int cpuset_attach(const struct cpuset *cs, pid_t pid)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%d", pid);
+	return knob_write(cs->dir, "cgroup.procs", text);
+}
+
+int cpuset_destroy(const struct cpuset *cs)
+{
+	const char *root = root_of(cs->version);
+	char procs[512], pids[4096], *pid, *save;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cs->dir);
+	if (read_text(procs, pids, sizeof(pids)) == 0) {
+		for (pid = strtok_r(pids, "\n", &save); pid;
+		     pid = strtok_r(NULL, "\n", &save))
+			knob_write(root, "cgroup.procs", pid);
+	}
+	if (rmdir(cs->dir) && errno != ENOENT)
+		return -errno;
+	if (cs->version == CGROUP_V2)
+		return knob_write(V2_ROOT, "cgroup.subtree_control", "-cpuset");
+	return umount(V1_ROOT) ? -errno : 0;
+}

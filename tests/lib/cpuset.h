@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A child cpuset under cgroup v2 (/sys/fs/cgroup) or under a cgroup v1
+ * cpuset hierarchy mounted on demand. The cpuset controller can sit on one
+ * hierarchy at a time: a v1 user needs v2 to have released it, which
+ * cpuset_destroy() does.
+ */
+#ifndef NUMAPOL_CPUSET_H
+#define NUMAPOL_CPUSET_H
+
+#include <sys/types.h>
+
+#include "nodes.h"
+
+enum cgroup_version { CGROUP_V1 = 1, CGROUP_V2 = 2 };
+
+struct cpuset {
+	enum cgroup_version version;
+	char dir[256];
+};
+
+/* Create @name with all CPUs and @mems; returns 0 or -errno. */
+int cpuset_create(struct cpuset *cs, enum cgroup_version version,
+		  const char *name, nodeset_t mems);
+int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems);
+int cpuset_attach(const struct cpuset *cs, pid_t pid);
+/* Move every task back to the root, remove the cpuset. */
+int cpuset_destroy(const struct cpuset *cs);
+
+#endif
