@@ -5,6 +5,7 @@
 #   make run        the LWN scenario on baseline and patched, side by side
 #   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
+#   make selftest   show that a failing test and a kernel WARNING fail a run
 #
 # V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top.
 SHELL := /bin/bash
@@ -20,7 +21,10 @@ kernel:
 	scripts/install-deps.sh && scripts/prepare-tree.sh
 	scripts/apply-series.sh $(FLAVOUR) && scripts/build-kernel.sh $(FLAVOUR)
 
+selftest:
+	scripts/selftest.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot
+.PHONY: test run kernel boot selftest

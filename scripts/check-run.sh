@@ -83,6 +83,8 @@ else
 	problem "the guest printed no suite results"
 fi
 
+# A kernel problem counts as one failed test in the totals too.
+failed_tests=$((failed_tests + $(grep -c . "$run/kernel.problems" || true)))
 echo "$passed $failed_tests $skipped" >"$run/counts"
 [ "$failed" = 0 ] && [ "$failed_tests" = 0 ] && exit 0
 exit 1
