@@ -27,7 +27,8 @@ tar -xf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1
 # with --force: the base commit must hold the whole tarball.
 export GIT_AUTHOR_NAME=$PROJECT GIT_AUTHOR_EMAIL=$PROJECT@localhost
 export GIT_COMMITTER_NAME=$PROJECT GIT_COMMITTER_EMAIL=$PROJECT@localhost
-export GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0
+export GIT_AUTHOR_DATE="$(stat -c %Y "$KERNEL_TARBALL") +0000"
+export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 git -C "$tmp" init -q -b base
 git -C "$tmp" config user.name "$PROJECT"
 git -C "$tmp" config user.email "$PROJECT@localhost"
