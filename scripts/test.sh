@@ -11,7 +11,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology}
+export SUITES=${SUITES:-topology,conformance,scenario}
 
 prepare_host
 for flavour in $FLAVOURS; do

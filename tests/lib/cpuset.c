@@ -24,6 +24,33 @@ static int knob_write(const char *dir, const char *knob, const char *text)
 	return write_text(path, text);
 }
 
+/*
+ * The cpuset controller moves between the v1 and v2 hierarchies only once
+ * the cgroups that used it on the other one are gone, which the kernel
+ * finishes asynchronously after rmdir() and umount(): until then, mounting
+ * v1 fails with EBUSY and enabling it on v2 with ENOENT. Retry for a while.
+ */
+static int retry_while_moving(int (*attempt)(void), int transient)
+{
+	int err = attempt();
+
+	for (int tries = 0; err == -transient && tries < 500; tries++) {
+		usleep(10 * 1000);
+		err = attempt();
+	}
+	return err;
+}
+
+static int v1_mount_once(void)
+{
+	return mount("cpuset", V1_ROOT, "cgroup", 0, "cpuset") ? -errno : 0;
+}
+
+static int v2_enable_once(void)
+{
+	return knob_write(V2_ROOT, "cgroup.subtree_control", "+cpuset");
+}
+
 static int v1_mount(void)
 {
 	struct stat st;
@@ -32,9 +59,7 @@ static int v1_mount(void)
 		return 0;
 	if (mkdir(V1_ROOT, 0755) && errno != EEXIST)
 		return -errno;
-	if (mount("cpuset", V1_ROOT, "cgroup", 0, "cpuset"))
-		return -errno;
-	return 0;
+	return retry_while_moving(v1_mount_once, EBUSY);
 }
 
 int cpuset_create(struct cpuset *cs, enum cgroup_version version,
@@ -47,7 +72,7 @@ int cpuset_create(struct cpuset *cs, enum cgroup_version version,
 	cs->version = version;
 	snprintf(cs->dir, sizeof(cs->dir), "%s/%s", root, name);
 	err = version == CGROUP_V1 ? v1_mount() :
-	      knob_write(V2_ROOT, "cgroup.subtree_control", "+cpuset");
+	      retry_while_moving(v2_enable_once, ENOENT);
 	if (err)
 		return err;
 	if (mkdir(cs->dir, 0755) && errno != EEXIST)
@@ -77,6 +102,34 @@ int cpuset_attach(const struct cpuset *cs, pid_t pid)
 	return knob_write(cs->dir, "cgroup.procs", text);
 }
 
+/* Cgroups in the cpuset's hierarchy, dying ones included (/proc/cgroups). */
+static int cpuset_cgroups(void)
+{
+	char line[256];
+	int count = -1;
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpuset %*d %d", &count) == 1)
+			break;
+	fclose(f);
+	return count;
+}
+
+/*
+ * Unmounting a v1 hierarchy destroys it only when it has no child left,
+ * dying ones included; otherwise it lingers, holding the controller away
+ * from v2 for good. Wait for rmdir() to finish its work first.
+ */
+static int v1_umount(void)
+{
+	for (int tries = 0; cpuset_cgroups() > 1 && tries < 500; tries++)
+		usleep(10 * 1000);
+	return umount(V1_ROOT) ? -errno : 0;
+}
+
 int cpuset_destroy(const struct cpuset *cs)
 {
 	const char *root = root_of(cs->version);
@@ -92,5 +145,5 @@ int cpuset_destroy(const struct cpuset *cs)
 		return -errno;
 	if (cs->version == CGROUP_V2)
 		return knob_write(V2_ROOT, "cgroup.subtree_control", "-cpuset");
-	return umount(V1_ROOT) ? -errno : 0;
+	return v1_umount();
 }

@@ -15,9 +15,8 @@
 #include "kselftest_harness.h"
 #include "../lib/cpuset.h"
 #include "../lib/mpol.h"
+#include "../lib/placement.h"
 #include "../lib/semantics.h"
-
-#define PAGES 64
 
 static const nodeset_t steps[] = {
 	NODE(0) | NODE(1),	/* C0: the policy is set here */
@@ -28,7 +27,6 @@ static const nodeset_t steps[] = {
 
 FIXTURE(lwn) {
 	struct cpuset cs;
-	long page;
 };
 
 FIXTURE_VARIANT(lwn) {
@@ -52,7 +50,6 @@ FIXTURE_SETUP(lwn)
 {
 	nodeset_t memory;
 
-	self->page = sysconf(_SC_PAGESIZE);
 	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory", &memory));
 	if ((memory & 0x7) != 0x7)
 		SKIP(return, "needs memory on nodes 0, 1 and 2");
@@ -63,43 +60,6 @@ FIXTURE_SETUP(lwn)
 FIXTURE_TEARDOWN(lwn)
 {
 	cpuset_destroy(&self->cs);
-}
-
-/* Touch PAGES fresh pages; count them per node. */
-static int touch_pages(long page, int counts[NODESET_BITS])
-{
-	int nodes[PAGES];
-	char *region;
-	int err;
-
-	region = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (region == MAP_FAILED)
-		return -1;
-	memset(region, 0xa5, PAGES * page);
-	err = page_nodes(region, PAGES, nodes);
-	munmap(region, PAGES * page);
-	memset(counts, 0, NODESET_BITS * sizeof(*counts));
-	for (int i = 0; !err && i < PAGES; i++) {
-		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
-			return -1;
-		counts[nodes[i]]++;
-	}
-	return err;
-}
-
-static bool placement_ok(const struct policy_expectation *want,
-			 const int counts[NODESET_BITS])
-{
-	for (int n = 0; n < (int)NODESET_BITS; n++) {
-		bool allowed = want->may_land & NODE(n);
-
-		if (counts[n] && !allowed)
-			return false;
-		if (allowed && want->spread && !counts[n])
-			return false;
-	}
-	return true;
 }
 
 TEST_F(lwn, policy_survives_cpuset_changes)
@@ -117,21 +77,19 @@ TEST_F(lwn, policy_survives_cpuset_changes)
 		struct policy_expectation want;
 		int counts[NODESET_BITS], mode;
 		nodeset_t reported = 0;
-		char cs[64], got[64], exp[64], land[64], pages[128] = "";
+		char cs[64], got[64], exp[64], land[64], pages[128];
 		bool ok;
 
 		if (i)
 			ASSERT_EQ(0, cpuset_set_mems(&self->cs, steps[i]));
 		ASSERT_EQ(0, get_mempolicy(&mode, &reported, NODESET_BITS, NULL, 0));
-		ASSERT_EQ(0, touch_pages(self->page, counts));
+		ASSERT_EQ(0, touch_and_count(NULL, counts));
 		policy_expect(&req, steps[i], &want);
 
 		ok = mode == (int)(req.mode | req.flags) &&
 		     reported == want.reported && placement_ok(&want, counts);
 		mismatches += !ok;
-		for (int n = 0; n < 4; n++)
-			snprintf(pages + strlen(pages), sizeof(pages) - strlen(pages),
-				 "%s%d", n ? "/" : "", counts[n]);
+		format_counts(counts, 4, pages, sizeof(pages));
 		ksft_print_msg("row|%s|%s|%zu|%s|%s|%s|%s|%s|%s\n",
 			       mpol_mode_name(req.mode), mpol_flags_name(req.flags), i,
 			       nodeset_format(steps[i], cs, sizeof(cs)),

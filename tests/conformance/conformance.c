@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Conformance of memory policies to docs/semantics.md across sequences of
+ * cpuset changes: for every mode and node flag, under cgroup v2 and v1,
+ * for task policies, VMA policies, a fork()ed child's policy and shmem
+ * shared policies. After every change it checks what get_mempolicy()
+ * reports and where freshly touched pages land, against
+ * tests/lib/semantics.c.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/cpuset.h"
+#include "../lib/mpol.h"
+#include "../lib/placement.h"
+#include "../lib/semantics.h"
+
+#define MAX_STEPS 6
+/* Room for a fresh slice of TOUCH_PAGES pages at every step. */
+#define REGION_PAGES (TOUCH_PAGES * MAX_STEPS)
+
+struct sequence {
+	const char *name;
+	nodeset_t user;			/* U */
+	nodeset_t steps[MAX_STEPS];	/* C0, then each change; 0 ends */
+};
+
+#define N(n) NODE(n)
+static const struct sequence sequences[] = {
+	/* The LWN article: the lost node must come back. */
+	{ "shrink_to_one_and_back", N(0) | N(1),
+	  { N(0) | N(1), N(1) | N(2), N(2), N(0) | N(1) } },
+	{ "shrink_and_grow", 0xf, { 0xf, N(0) | N(1), 0xf } },
+	{ "disjoint_and_back", N(0) | N(1), { N(0) | N(1), N(2) | N(3), N(0) | N(1) } },
+	{ "subset_to_one_node", N(1) | N(3), { 0xf, N(3), 0xf } },
+	{ "subset_shrink_grow", N(1) | N(3), { 0xf, N(0) | N(1), 0xf } },
+	{ "relative_to_disjoint", N(1), { N(0) | N(1), N(2) | N(3), N(0) | N(1) } },
+	{ "sparse_to_disjoint", N(1) | N(3), { N(0) | N(1), N(2) | N(3), 0xf } },
+};
+
+enum policy_kind { TASK_POLICY, VMA_POLICY };
+
+FIXTURE(rebind) {
+	struct cpuset cs;
+	nodeset_t memory;
+	char *region;
+	size_t region_len;
+};
+
+FIXTURE_VARIANT(rebind) {
+	int mode;
+	unsigned int flags;
+	enum cgroup_version cgroup;
+};
+
+#define CASE(m, f, v) \
+	FIXTURE_VARIANT_ADD(rebind, m##_##f##_v##v) { \
+		.mode = MPOL_##m, .flags = f, .cgroup = CGROUP_V##v }
+#define none 0
+#define STATIC MPOL_F_STATIC_NODES
+#define RELATIVE MPOL_F_RELATIVE_NODES
+#define CASES(m, v) CASE(m, none, v); CASE(m, STATIC, v); CASE(m, RELATIVE, v)
+CASES(BIND, 2);
+CASES(INTERLEAVE, 2);
+CASES(WEIGHTED_INTERLEAVE, 2);
+CASES(PREFERRED, 2);
+CASES(PREFERRED_MANY, 2);
+CASES(BIND, 1);
+CASES(INTERLEAVE, 1);
+CASES(WEIGHTED_INTERLEAVE, 1);
+CASES(PREFERRED, 1);
+CASES(PREFERRED_MANY, 1);
+
+FIXTURE_SETUP(rebind)
+{
+	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory",
+				  &self->memory));
+	self->region_len = REGION_PAGES * sysconf(_SC_PAGESIZE);
+	ASSERT_EQ(0, cpuset_create(&self->cs, variant->cgroup, "conformance",
+				   self->memory));
+	ASSERT_EQ(0, cpuset_attach(&self->cs, getpid()));
+}
+
+FIXTURE_TEARDOWN(rebind)
+{
+	cpuset_destroy(&self->cs);
+}
+
+static bool runnable(const struct sequence *seq, nodeset_t memory)
+{
+	for (int i = 0; i < MAX_STEPS && seq->steps[i]; i++)
+		if ((seq->steps[i] & memory) != seq->steps[i])
+			return false;
+	return true;
+}
+
+/*
+ * Observe the policy once the cpuset allows @allowed, and compare with
+ * the model. @addr is the VMA's fresh slice, or NULL for the task policy.
+ * Returns true when everything matched; logs the difference otherwise.
+ */
+static bool observe(struct __test_metadata *_metadata,
+		    const struct policy_request *req, const char *what,
+		    nodeset_t allowed, char *addr)
+{
+	struct policy_expectation want;
+	int counts[NODESET_BITS], mode = -1;
+	nodeset_t reported = 0;
+	char c[32], got[32], exp[32], land[32], pages[64];
+	long err;
+	bool ok;
+
+	policy_expect(req, allowed, &want);
+	err = addr ? get_mempolicy(&mode, &reported, NODESET_BITS, addr, MPOL_F_ADDR) :
+		     get_mempolicy(&mode, &reported, NODESET_BITS, NULL, 0);
+	if (err || touch_and_count(addr, counts)) {
+		TH_LOG("%s: get_mempolicy or the page query failed", what);
+		return false;
+	}
+	ok = mode == (int)(req->mode | req->flags) &&
+	     reported == want.reported && placement_ok(&want, counts);
+	if (!ok)
+		TH_LOG("%s, cpuset {%s}: mode %#x nodes {%s} pages %s; expected mode %#x nodes {%s} pages on {%s}%s%s",
+		       what, nodeset_format(allowed, c, sizeof(c)), mode,
+		       nodeset_format(reported, got, sizeof(got)),
+		       format_counts(counts, 4, pages, sizeof(pages)),
+		       req->mode | req->flags,
+		       nodeset_format(want.reported, exp, sizeof(exp)),
+		       nodeset_format(want.may_land, land, sizeof(land)),
+		       want.exact ? ", all on one" : "",
+		       want.spread ? ", on each" : "");
+	return ok;
+}
+
+/* Apply the policy of @kind over the region or the task. */
+static int apply_policy(FIXTURE_DATA(rebind) *self, enum policy_kind kind,
+			const struct policy_request *req)
+{
+	if (kind == TASK_POLICY)
+		return set_mempolicy(req->mode | req->flags, &req->user, NODESET_BITS);
+	return mbind(self->region, self->region_len, req->mode | req->flags,
+		     &req->user, NODESET_BITS, 0);
+}
+
+/* Run every sequence the topology allows; returns the mismatches. */
+static int run_sequences(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(rebind) *self,
+			 const FIXTURE_VARIANT(rebind) *variant,
+			 enum policy_kind kind)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int mismatches = 0, ran = 0;
+
+	for (size_t s = 0; s < sizeof(sequences) / sizeof(sequences[0]); s++) {
+		const struct sequence *seq = &sequences[s];
+		struct policy_request req = {
+			.mode = variant->mode, .flags = variant->flags,
+			.user = seq->user, .created_in = seq->steps[0],
+		};
+
+		if (!runnable(seq, self->memory))
+			continue;
+		ran++;
+		ASSERT_EQ(0, cpuset_set_mems(&self->cs, seq->steps[0]));
+		self->region = mmap(NULL, self->region_len, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, self->region);
+		ASSERT_EQ(0, apply_policy(self, kind, &req));
+		for (int i = 0; i < MAX_STEPS && seq->steps[i]; i++) {
+			char what[96];
+
+			if (i)
+				ASSERT_EQ(0, cpuset_set_mems(&self->cs, seq->steps[i]));
+			snprintf(what, sizeof(what), "%s step %d", seq->name, i);
+			mismatches += !observe(_metadata, &req, what, seq->steps[i],
+					       kind == VMA_POLICY ?
+					       self->region + i * TOUCH_PAGES * page : NULL);
+		}
+		munmap(self->region, self->region_len);
+		ASSERT_EQ(0, set_mempolicy(MPOL_DEFAULT, NULL, 0));
+	}
+	if (!ran)
+		SKIP(return 0, "no sequence fits the nodes with memory");
+	return mismatches;
+}
+
+TEST_F(rebind, task_policy)
+{
+	EXPECT_EQ(0, run_sequences(_metadata, self, variant, TASK_POLICY));
+}
+
+TEST_F(rebind, vma_policy)
+{
+	EXPECT_EQ(0, run_sequences(_metadata, self, variant, VMA_POLICY));
+}
+
+/*
+ * A child forked after the first change inherits the creation state: it
+ * takes the rest of the LWN sequence itself and must end where the parent
+ * would have.
+ */
+TEST_F(rebind, forked_child_policy)
+{
+	const struct sequence *seq = &sequences[0];
+	struct policy_request req = {
+		.mode = variant->mode, .flags = variant->flags,
+		.user = seq->user, .created_in = seq->steps[0],
+	};
+	int status;
+	pid_t child;
+
+	if (!runnable(seq, self->memory))
+		SKIP(return, "needs memory on nodes 0-2");
+	ASSERT_EQ(0, cpuset_set_mems(&self->cs, seq->steps[0]));
+	ASSERT_EQ(0, set_mempolicy(req.mode | req.flags, &req.user, NODESET_BITS));
+	ASSERT_EQ(0, cpuset_set_mems(&self->cs, seq->steps[1]));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		int mismatches = 0;
+
+		for (int i = 2; i < MAX_STEPS && seq->steps[i]; i++) {
+			char what[64];
+
+			if (cpuset_set_mems(&self->cs, seq->steps[i]))
+				_exit(100);
+			snprintf(what, sizeof(what), "child, %s step %d", seq->name, i);
+			mismatches += !observe(_metadata, &req, what, seq->steps[i], NULL);
+		}
+		_exit(mismatches);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Shared policies are not rebound (rule 6): the nodes stay as set, and
+ * while none of them is allowed, pages come from the cpuset.
+ */
+TEST_F(rebind, shmem_policy_is_not_rebound)
+{
+	const nodeset_t c0 = N(0) | N(1), away = N(2) | N(3);
+	long page = sysconf(_SC_PAGESIZE);
+	nodeset_t user = c0;
+	int mismatches = 0;
+
+	if ((self->memory & 0xf) != 0xf)
+		SKIP(return, "needs memory on nodes 0-3");
+	if (variant->flags || variant->mode == MPOL_PREFERRED)
+		SKIP(return, "covered by the other modes without flags");
+	ASSERT_EQ(0, cpuset_set_mems(&self->cs, c0));
+	self->region = mmap(NULL, self->region_len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->region);
+	ASSERT_EQ(0, mbind(self->region, self->region_len, variant->mode,
+			   &user, NODESET_BITS, 0));
+
+	for (int i = 0; i < 3; i++) {
+		nodeset_t allowed = i == 1 ? away : c0;
+		/* Never rebound: created in whatever is allowed now. */
+		struct policy_request req = {
+			.mode = variant->mode, .user = user, .created_in = allowed,
+		};
+		struct policy_expectation want = { .reported = user };
+		int counts[NODESET_BITS], mode;
+		nodeset_t reported = 0;
+
+		ASSERT_EQ(0, cpuset_set_mems(&self->cs, allowed));
+		policy_expect(&req, allowed, &want);
+		if (!(user & allowed))
+			want = (struct policy_expectation){
+				.reported = user, .may_land = allowed };
+		ASSERT_EQ(0, get_mempolicy(&mode, &reported, NODESET_BITS,
+					   self->region, MPOL_F_ADDR));
+		ASSERT_EQ(0, touch_and_count(self->region + i * TOUCH_PAGES * page,
+					     counts));
+		if (reported != user || !placement_ok(&want, counts)) {
+			char pages[64];
+
+			TH_LOG("step %d: nodes %#lx, pages %s", i, reported,
+			       format_counts(counts, 4, pages, sizeof(pages)));
+			mismatches++;
+		}
+	}
+	munmap(self->region, self->region_len);
+	EXPECT_EQ(0, mismatches);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "placement.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int touch_and_count(char *addr, int counts[NODESET_BITS])
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = TOUCH_PAGES * page;
+	char *region = addr;
+	int nodes[TOUCH_PAGES];
+	int err;
+
+	if (!region) {
+		region = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			return -1;
+	}
+	memset(region, 0xa5, len);
+	err = page_nodes(region, TOUCH_PAGES, nodes);
+	if (!addr)
+		munmap(region, len);
+	memset(counts, 0, NODESET_BITS * sizeof(*counts));
+	for (int i = 0; !err && i < TOUCH_PAGES; i++) {
+		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
+			return -1;
+		counts[nodes[i]]++;
+	}
+	return err ? -1 : 0;
+}
+
+bool placement_ok(const struct policy_expectation *want,
+		  const int counts[NODESET_BITS])
+{
+	for (int n = 0; n < (int)NODESET_BITS; n++) {
+		bool allowed = want->may_land & NODE(n);
+
+		if (counts[n] && !allowed)
+			return false;
+		if (allowed && want->spread && !counts[n])
+			return false;
+	}
+	return true;
+}
+
+char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,
+		    size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int n = 0; n < nodes && used < len; n++)
+		used += snprintf(buf + used, len - used, "%s%d", n ? "/" : "",
+				 counts[n]);
+	return buf;
+}

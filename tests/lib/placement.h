@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Where freshly touched pages land, and whether that is what we expect. */
+#ifndef NUMAPOL_PLACEMENT_H
+#define NUMAPOL_PLACEMENT_H
+
+#include <stdbool.h>
+
+#include "nodes.h"
+#include "semantics.h"
+
+/* Pages touched per observation: enough to spread over 8 nodes. */
+#define TOUCH_PAGES 64
+
+/*
+ * Touch TOUCH_PAGES pages at @addr (fresh ones, or a fresh mapping when
+ * @addr is NULL) and count them per node. Returns 0 or -1.
+ */
+int touch_and_count(char *addr, int counts[NODESET_BITS]);
+
+/* Do @counts satisfy @want's may_land, exact and spread? */
+bool placement_ok(const struct policy_expectation *want,
+		  const int counts[NODESET_BITS]);
+
+/* "n0/n1/.../n(nodes-1)" into buf. */
+char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,
+		    size_t len);
+
+#endif
