@@ -6,6 +6,8 @@
 #   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
 #   make selftest   show that a failing test and a kernel WARNING fail a run
+#   make conformance-baseline   the conformance suite on baseline, against
+#                   the documented list of its failures
 #
 # V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top.
 SHELL := /bin/bash
@@ -24,7 +26,10 @@ kernel:
 selftest:
 	scripts/selftest.sh
 
+conformance-baseline:
+	scripts/conformance-baseline.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot selftest
+.PHONY: test run kernel boot selftest conformance-baseline
