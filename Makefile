@@ -6,6 +6,8 @@
 #   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
 #   make selftest   show that a failing test and a kernel WARNING fail a run
+#   make mutants    run the suites on every mutant: which bugs they catch
+#   make check-series   every prefix of the series builds and boots
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
 #
@@ -29,7 +31,13 @@ selftest:
 conformance-baseline:
 	scripts/conformance-baseline.sh
 
+check-series:
+	scripts/check-series.sh
+
+mutants:
+	scripts/mutants.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants

@@ -6,6 +6,7 @@
 #   patched       baseline + patches/ (the series)
 #   debug         patched + configs/debug.config
 #   mutant-NAME   patched + mutants/NAME.patch
+#   series-K      baseline + the first K patches of the series
 #
 # EXTRA_PATCHES="a.patch b.patch" applies further patches on top; the
 # flavour then gets a build of its own (see flavour_name in lib.sh).
@@ -31,6 +32,12 @@ debug)
 	patches=("${series[@]+"${series[@]}"}")
 	fragments+=("$REPO_DIR/configs/debug.config")
 	;;
+series-[0-9]*)
+	count=${flavour#series-}
+	[ "$count" -ge 1 ] && [ "$count" -le ${#series[@]} ] ||
+		die "the series has ${#series[@]} patches, not $count"
+	patches=("${series[@]:0:$count}")
+	;;
 mutant-*)
 	mutant=$REPO_DIR/mutants/${flavour#mutant-}.patch
 	[ -r "$mutant" ] || die "no such mutant: $mutant"
@@ -38,8 +45,8 @@ mutant-*)
 	;;
 *) die "unknown flavour '$flavour'" ;;
 esac
-# Options that only exist once the series is applied.
-if [ "$flavour" != baseline ] && [ -r "$REPO_DIR/configs/series.config" ]; then
+# Options that only exist once the whole series is applied.
+if [ ${#patches[@]} -ge ${#series[@]} ] && [ ${#series[@]} -gt 0 ]; then
 	fragments+=("$REPO_DIR/configs/series.config")
 fi
 for p in ${EXTRA_PATCHES:-}; do

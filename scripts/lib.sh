@@ -68,7 +68,13 @@ flavour_name() {
 # subdirectory of it: Kbuild then uses the relative srctree "..", so that
 # every flavour compiles with the same command lines and ccache shares
 # objects between them.
-src_dir() { echo "$CACHE_DIR/src/$(flavour_name "$1")"; }
+src_dir() {
+	local name
+	name=$(flavour_name "$1")
+	# The prefixes of the series share one tree: each adds one patch.
+	case $name in series-[0-9]*) name=series-prefix ;; esac
+	echo "$CACHE_DIR/src/$name"
+}
 build_dir() { echo "$(src_dir "$1")/.build"; }
 
 # build_flavour FLAVOUR: apply the series and build, one progress line each.

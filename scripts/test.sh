@@ -14,11 +14,18 @@ FLAVOURS=${FLAVOURS:-patched debug}
 export SUITES=${SUITES:-topology,conformance,scenario}
 
 prepare_host
+status=0 passed=0 failed=0 skipped=0
+# The series' style is part of the suite: a finding is a failed test.
+if step "checkpatch --strict" "$OUT_DIR/logs/checkpatch.log" \
+	"$REPO_DIR/scripts/checkpatch.sh"; then
+	passed=$((passed + 1))
+else
+	status=1 failed=$((failed + 1))
+fi
 for flavour in $FLAVOURS; do
 	build_flavour "$flavour"
 done
 
-status=0 passed=0 failed=0 skipped=0
 for flavour in $FLAVOURS; do
 	name=$(flavour_name "$flavour")
 	run=$(new_run_dir "$name")

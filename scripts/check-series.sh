@@ -1,0 +1,25 @@
+#!/bin/bash
+# Every prefix of the series builds and boots: apply the first K patches
+# for K = 1..N in one tree, build, boot with the topology suite, and judge
+# the run (KUnit too, once its patch is in).
+# Exit 0 when every prefix passes, 1 otherwise, 2 on a harness error.
+# Usage: scripts/check-series.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+export SUITES=topology
+count=$(find "$REPO_DIR/patches" -name '[0-9]*.patch' ! -name '0000-*' | grep -c .)
+
+prepare_host
+status=0
+for ((k = 1; k <= count; k++)); do
+	build_flavour "series-$k"
+	run=$(new_run_dir "series-$k")
+	rc=0
+	step "boot series-$k" "$run/boot.log" \
+		"$REPO_DIR/scripts/boot.sh" "series-$k" "$run" || rc=$?
+	[ "$rc" = 2 ] && exit 2
+	"$REPO_DIR/scripts/check-run.sh" "$run" || status=1
+done
+exit "$status"
