@@ -10,6 +10,7 @@
 #
 # EXTRA_PATCHES="a.patch b.patch" applies further patches on top; the
 # flavour then gets a build of its own (see flavour_name in lib.sh).
+# EXTRA_CONFIG="x.config" merges further config fragments.
 # Usage: scripts/apply-series.sh FLAVOUR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,6 +50,10 @@ esac
 if [ ${#patches[@]} -ge ${#series[@]} ] && [ ${#series[@]} -gt 0 ]; then
 	fragments+=("$REPO_DIR/configs/series.config")
 fi
+for frag in ${EXTRA_CONFIG:-}; do
+	[ -r "$frag" ] || die "EXTRA_CONFIG: cannot read $frag"
+	fragments+=("$(readlink -f "$frag")")
+done
 for p in ${EXTRA_PATCHES:-}; do
 	[ -r "$p" ] || die "EXTRA_PATCHES: cannot read $p"
 	patches+=("$(readlink -f "$p")")

@@ -54,12 +54,13 @@ kernel_release() {
 }
 
 # The build name of a flavour: FLAVOUR, or FLAVOUR+extra-HASH when
-# EXTRA_PATCHES adds patches, so that such a kernel gets its own build.
+# EXTRA_PATCHES or EXTRA_CONFIG add to it, so that such a kernel gets its
+# own build.
 flavour_name() {
 	local flavour=$1
-	if [ -n "${EXTRA_PATCHES:-}" ]; then
-		# shellcheck disable=SC2086 # a list of paths
-		flavour=$flavour+extra-$(cat $EXTRA_PATCHES | sha256sum | cut -c1-8)
+	if [ -n "${EXTRA_PATCHES:-}${EXTRA_CONFIG:-}" ]; then
+		# shellcheck disable=SC2086 # lists of paths
+		flavour=$flavour+extra-$(cat $EXTRA_PATCHES $EXTRA_CONFIG | sha256sum | cut -c1-8)
 	fi
 	echo "$flavour"
 }

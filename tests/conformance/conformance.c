@@ -20,8 +20,10 @@
 #include "../lib/semantics.h"
 
 #define MAX_STEPS 6
-/* Room for a fresh slice of TOUCH_PAGES pages at every step. */
-#define REGION_PAGES (TOUCH_PAGES * MAX_STEPS)
+#define MAX_NODES 8
+/* Room for a fresh slice of TOUCH_PAGES pages at every probe. */
+#define SLICES (MAX_STEPS * (MAX_NODES + 1))
+#define REGION_PAGES (TOUCH_PAGES * SLICES)
 
 struct sequence {
 	const char *name;
@@ -98,41 +100,75 @@ static bool runnable(const struct sequence *seq, nodeset_t memory)
 	return true;
 }
 
+/* Where fresh pages go: the next slice of the VMA, or a new mapping. */
+struct probe {
+	char *next;	/* NULL for the task policy */
+	long slice;
+};
+
+static char *next_slice(struct probe *p)
+{
+	char *addr = p->next;
+
+	if (addr)
+		p->next += p->slice;
+	return addr;
+}
+
 /*
  * Observe the policy once the cpuset allows @allowed, and compare with
- * the model. @addr is the VMA's fresh slice, or NULL for the task policy.
- * Returns true when everything matched; logs the difference otherwise.
+ * the model. BIND and PREFERRED_MANY are probed from every allowed node's
+ * CPUs, which shows all their nodes; the other modes from anywhere.
+ * Returns true when everything matched; logs each difference.
  */
 static bool observe(struct __test_metadata *_metadata,
 		    const struct policy_request *req, const char *what,
-		    nodeset_t allowed, char *addr)
+		    nodeset_t allowed, struct probe *probe)
 {
+	bool by_node = req->mode == MPOL_BIND || req->mode == MPOL_PREFERRED_MANY;
+	char c[32], got[32], exp[32], land[32], pages[64];
 	struct policy_expectation want;
 	int counts[NODESET_BITS], mode = -1;
 	nodeset_t reported = 0;
-	char c[32], got[32], exp[32], land[32], pages[64];
+	bool ok = true;
 	long err;
-	bool ok;
 
 	policy_expect(req, allowed, &want);
-	err = addr ? get_mempolicy(&mode, &reported, NODESET_BITS, addr, MPOL_F_ADDR) :
-		     get_mempolicy(&mode, &reported, NODESET_BITS, NULL, 0);
-	if (err || touch_and_count(addr, counts)) {
-		TH_LOG("%s: get_mempolicy or the page query failed", what);
-		return false;
-	}
-	ok = mode == (int)(req->mode | req->flags) &&
-	     reported == want.reported && placement_ok(&want, counts);
-	if (!ok)
-		TH_LOG("%s, cpuset {%s}: mode %#x nodes {%s} pages %s; expected mode %#x nodes {%s} pages on {%s}%s%s",
+	err = probe->next ?
+		get_mempolicy(&mode, &reported, NODESET_BITS, probe->next, MPOL_F_ADDR) :
+		get_mempolicy(&mode, &reported, NODESET_BITS, NULL, 0);
+	if (err || mode != (int)(req->mode | req->flags) || reported != want.reported) {
+		TH_LOG("%s, cpuset {%s}: mode %#x nodes {%s}; expected mode %#x nodes {%s}",
 		       what, nodeset_format(allowed, c, sizeof(c)), mode,
 		       nodeset_format(reported, got, sizeof(got)),
-		       format_counts(counts, 4, pages, sizeof(pages)),
 		       req->mode | req->flags,
-		       nodeset_format(want.reported, exp, sizeof(exp)),
-		       nodeset_format(want.may_land, land, sizeof(land)),
-		       want.exact ? ", all on one" : "",
-		       want.spread ? ", on each" : "");
+		       nodeset_format(want.reported, exp, sizeof(exp)));
+		ok = false;
+	}
+	for (int node = by_node ? 0 : -1; node < MAX_NODES; node++) {
+		bool placed;
+
+		if (node >= 0 && !(allowed & NODE(node)))
+			continue;
+		if (pin_to_node(node) || touch_and_count(next_slice(probe), counts)) {
+			TH_LOG("%s: cannot run on node %d or query pages", what, node);
+			return false;
+		}
+		placed = node < 0 ? placement_ok(&want, counts) :
+			 placement_from_node_ok(&want, node, counts);
+		if (!placed) {
+			TH_LOG("%s, cpuset {%s}, from node %d: pages %s; expected on {%s}%s%s",
+			       what, nodeset_format(allowed, c, sizeof(c)), node,
+			       format_counts(counts, 4, pages, sizeof(pages)),
+			       nodeset_format(want.may_land, land, sizeof(land)),
+			       want.exact ? ", all on one" : "",
+			       want.spread ? ", on each" : "");
+			ok = false;
+		}
+		if (node < 0)
+			break;
+	}
+	pin_to_node(-1);
 	return ok;
 }
 
@@ -154,6 +190,7 @@ static int run_sequences(struct __test_metadata *_metadata,
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int mismatches = 0, ran = 0;
+	struct probe probe;
 
 	for (size_t s = 0; s < sizeof(sequences) / sizeof(sequences[0]); s++) {
 		const struct sequence *seq = &sequences[s];
@@ -169,16 +206,20 @@ static int run_sequences(struct __test_metadata *_metadata,
 		self->region = mmap(NULL, self->region_len, PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		ASSERT_NE(MAP_FAILED, self->region);
+		/* One probe's pages only: a huge page would span several. */
+		ASSERT_EQ(0, madvise(self->region, self->region_len, MADV_NOHUGEPAGE));
 		ASSERT_EQ(0, apply_policy(self, kind, &req));
+		probe = (struct probe){
+			.next = kind == VMA_POLICY ? self->region : NULL,
+			.slice = TOUCH_PAGES * page,
+		};
 		for (int i = 0; i < MAX_STEPS && seq->steps[i]; i++) {
 			char what[96];
 
 			if (i)
 				ASSERT_EQ(0, cpuset_set_mems(&self->cs, seq->steps[i]));
 			snprintf(what, sizeof(what), "%s step %d", seq->name, i);
-			mismatches += !observe(_metadata, &req, what, seq->steps[i],
-					       kind == VMA_POLICY ?
-					       self->region + i * TOUCH_PAGES * page : NULL);
+			mismatches += !observe(_metadata, &req, what, seq->steps[i], &probe);
 		}
 		munmap(self->region, self->region_len);
 		ASSERT_EQ(0, set_mempolicy(MPOL_DEFAULT, NULL, 0));
@@ -224,12 +265,13 @@ TEST_F(rebind, forked_child_policy)
 		int mismatches = 0;
 
 		for (int i = 2; i < MAX_STEPS && seq->steps[i]; i++) {
+			struct probe task = { 0 };
 			char what[64];
 
 			if (cpuset_set_mems(&self->cs, seq->steps[i]))
 				_exit(100);
 			snprintf(what, sizeof(what), "child, %s step %d", seq->name, i);
-			mismatches += !observe(_metadata, &req, what, seq->steps[i], NULL);
+			mismatches += !observe(_metadata, &req, what, seq->steps[i], &task);
 		}
 		_exit(mismatches);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "placement.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,6 +46,38 @@ bool placement_ok(const struct policy_expectation *want,
 			return false;
 	}
 	return true;
+}
+
+int pin_to_node(int node)
+{
+	char path[64], list[256];
+	nodeset_t cpus = ~0UL;
+	cpu_set_t set;
+
+	if (node >= 0) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/cpulist", node);
+		if (read_text(path, list, sizeof(list)) ||
+		    nodeset_parse(list, &cpus) || !cpus)
+			return -1;
+	}
+	CPU_ZERO(&set);
+	for (int cpu = 0; cpu < (int)NODESET_BITS; cpu++)
+		if (cpus & NODE(cpu))
+			CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -1 : 0;
+}
+
+bool placement_from_node_ok(const struct policy_expectation *want, int node,
+			    const int counts[NODESET_BITS])
+{
+	struct policy_expectation here = *want;
+
+	if (want->may_land & NODE(node)) {
+		here.may_land = NODE(node);
+		here.spread = true;
+	}
+	return placement_ok(&here, counts);
 }
 
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,

@@ -21,6 +21,22 @@ int touch_and_count(char *addr, int counts[NODESET_BITS]);
 bool placement_ok(const struct policy_expectation *want,
 		  const int counts[NODESET_BITS]);
 
+/*
+ * Run on the CPUs of @node only (pin_to_node(-1) runs on all CPUs again).
+ * BIND and PREFERRED_MANY allocate from the policy node nearest to the
+ * running CPU, so probing from each node's CPUs reveals every node of the
+ * policy, even when get_mempolicy() reports only what the user passed.
+ * Returns 0 or -1.
+ */
+int pin_to_node(int node);
+
+/*
+ * Pages touched from a CPU of @node under BIND or PREFERRED_MANY: all on
+ * @node when @want may land there, else on nodes it may land on.
+ */
+bool placement_from_node_ok(const struct policy_expectation *want, int node,
+			    const int counts[NODESET_BITS]);
+
 /* "n0/n1/.../n(nodes-1)" into buf. */
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,
 		    size_t len);
