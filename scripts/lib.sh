@@ -6,7 +6,7 @@
 PROJECT=numapol
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything large lives outside the checkout: kernel trees, builds, ccache.
-CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/$PROJECT}
+CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/$PROJECT}
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 # The pristine tree, a git repository whose branch "base" is the tarball.
 KSRC=$CACHE_DIR/linux

@@ -42,6 +42,8 @@ static const struct sequence sequences[] = {
 	{ "subset_shrink_grow", N(1) | N(3), { 0xf, N(0) | N(1), 0xf } },
 	{ "relative_to_disjoint", N(1), { N(0) | N(1), N(2) | N(3), N(0) | N(1) } },
 	{ "sparse_to_disjoint", N(1) | N(3), { N(0) | N(1), N(2) | N(3), 0xf } },
+	/* U is wider than the cpuset: only U & C0 is granted. */
+	{ "wider_than_cpuset", 0xf, { N(0) | N(1), N(2) | N(3), N(0) | N(1) } },
 };
 
 enum policy_kind { TASK_POLICY, VMA_POLICY };
@@ -65,12 +67,15 @@ FIXTURE_VARIANT(rebind) {
 #define none 0
 #define STATIC MPOL_F_STATIC_NODES
 #define RELATIVE MPOL_F_RELATIVE_NODES
+/* Not a node flag: behaves as no flag (rules 3 and 5). */
+#define BALANCING MPOL_F_NUMA_BALANCING
 #define CASES(m, v) CASE(m, none, v); CASE(m, STATIC, v); CASE(m, RELATIVE, v)
 CASES(BIND, 2);
 CASES(INTERLEAVE, 2);
 CASES(WEIGHTED_INTERLEAVE, 2);
 CASES(PREFERRED, 2);
 CASES(PREFERRED_MANY, 2);
+CASE(BIND, BALANCING, 2);
 CASES(BIND, 1);
 CASES(INTERLEAVE, 1);
 CASES(WEIGHTED_INTERLEAVE, 1);
@@ -297,7 +302,7 @@ TEST_F(rebind, shmem_policy_is_not_rebound)
 
 	if ((self->memory & 0xf) != 0xf)
 		SKIP(return, "needs memory on nodes 0-3");
-	if (variant->flags || variant->mode == MPOL_PREFERRED)
+	if ((variant->flags & MPOL_NODE_FLAGS) || variant->mode == MPOL_PREFERRED)
 		SKIP(return, "covered by the other modes without flags");
 	ASSERT_EQ(0, cpuset_set_mems(&self->cs, c0));
 	self->region = mmap(NULL, self->region_len, PROT_READ | PROT_WRITE,
