@@ -15,11 +15,7 @@ prepare_host
 status=0
 for ((k = 1; k <= count; k++)); do
 	build_flavour "series-$k"
-	run=$(new_run_dir "series-$k")
-	rc=0
-	step "boot series-$k" "$run/boot.log" \
-		"$REPO_DIR/scripts/boot.sh" "series-$k" "$run" || rc=$?
-	[ "$rc" = 2 ] && exit 2
-	"$REPO_DIR/scripts/check-run.sh" "$run" || status=1
+	boot_run "series-$k"
+	"$REPO_DIR/scripts/check-run.sh" "$RUN" || status=1
 done
 exit "$status"

@@ -14,11 +14,8 @@ list=$REPO_DIR/docs/baseline-failures.md
 
 prepare_host
 build_flavour baseline
-run=$(new_run_dir baseline)
-rc=0
-step "boot baseline: $SUITES" "$run/boot.log" \
-	"$REPO_DIR/scripts/boot.sh" baseline "$run" || rc=$?
-[ "$rc" = 2 ] && exit 2
+boot_run baseline
+run=$RUN
 "$REPO_DIR/scripts/check-run.sh" "$run" >"$run/check.log" 2>&1 || true
 if [ -s "$run/kernel.problems" ]; then
 	cat "$run/check.log"

@@ -19,12 +19,9 @@ build_flavour patched
 status=0
 declare -A runs
 for flavour in baseline patched; do
-	run=$(new_run_dir "scenario-$flavour")
+	boot_run "$flavour"
+	run=$RUN
 	runs[$flavour]=$run
-	rc=0
-	step "boot $flavour: scenario" "$run/boot.log" \
-		"$REPO_DIR/scripts/boot.sh" "$flavour" "$run" || rc=$?
-	[ "$rc" = 2 ] && exit 2
 	"$REPO_DIR/scripts/check-run.sh" "$run" >"$run/check.log" 2>&1 || true
 	if [ -s "$run/kernel.problems" ]; then
 		sed 's/^/    /' "$run/check.log"

@@ -28,11 +28,8 @@ done
 
 for flavour in $FLAVOURS; do
 	name=$(flavour_name "$flavour")
-	run=$(new_run_dir "$name")
-	rc=0
-	step "boot $name: $SUITES" "$run/boot.log" \
-		"$REPO_DIR/scripts/boot.sh" "$flavour" "$run" || rc=$?
-	[ "$rc" = 2 ] && exit 2
+	boot_run "$flavour"
+	run=$RUN
 	rc=0
 	"$REPO_DIR/scripts/check-run.sh" "$run" || rc=$?
 	[ "$rc" = 2 ] && exit 2
