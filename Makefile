@@ -6,7 +6,10 @@
 #   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
 #   make selftest   show that a failing test and a kernel WARNING fail a run
-#   make mutants    run the suites on every mutant: which bugs they catch
+#   make mutants    the kill matrix: the suites on every mutant, the stress
+#                   suite RUNS=10 times on those it hunts
+#   make stress     the stress suite alone, STRESS_SECONDS per case
+#                   (default 45: about 10 minutes), on FLAVOURS
 #   make check-series   every prefix of the series builds and boots
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
@@ -14,6 +17,8 @@
 # V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top.
 SHELL := /bin/bash
 FLAVOUR ?= patched
+STRESS_SECONDS ?= 45
+FLAVOURS ?= patched debug
 
 test:
 	scripts/test.sh
@@ -37,7 +42,11 @@ check-series:
 mutants:
 	scripts/mutants.sh
 
+stress:
+	FLAVOURS="$(FLAVOURS)" SUITES=stress SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
+		CMDLINE="numapol.stress_seconds=$(STRESS_SECONDS)" scripts/test.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress

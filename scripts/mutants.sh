@@ -1,34 +1,72 @@
 #!/bin/bash
 # The kill matrix: build every mutant in mutants/ (the series plus one
-# patch that re-injects a known bug), run the suites on it, and say which
-# mutants the suites catch. A mutant that survives is a gap in the tests.
-# Exit 0 when every mutant is caught, 1 when one survives, 2 on a harness
-# error.
-# Environment: SUITES (default topology,conformance,scenario).
+# patch that re-injects a known bug), boot it with the suites its
+# "Suites:" line names (default: the semantics suites) and say whether
+# they catch it. Races are not caught every time: a mutant whose suites
+# include stress boots RUNS times, its cases stop at the first failure,
+# and the matrix gives each run's verdict and time to detection (guest
+# seconds after the stress suite started). Results also go to
+# out/mutants.tsv.
+# Exit 0 when every run catches its mutant, 1 when one survives, 2 on a
+# harness error.
+#
+# Environment: MUTANTS (names, default all), RUNS (default 10),
+# STRESS_SECONDS (seconds per stress case, default 8).
 # Usage: scripts/mutants.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-export SUITES=${SUITES:-topology,conformance,scenario}
+RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8}
+if [ -z "${MUTANTS:-}" ]; then
+	MUTANTS=$(cd "$REPO_DIR/mutants" && ls -- *.patch | sed 's/\.patch$//')
+fi
 
+prepare_host
+table=$OUT_DIR/mutants.tsv
+printf 'mutant\trun\tverdict\tdetection_s\twhat\n' >"$table"
 status=0
-matrix=()
-for patch in "$REPO_DIR"/mutants/*.patch; do
-	name=$(basename "$patch" .patch)
-	log=$OUT_DIR/logs/mutant-$name.log
-	rc=0
-	FLAVOURS=mutant-$name "$REPO_DIR/scripts/test.sh" >"$log" 2>&1 || rc=$?
-	totals=$(tail -n 1 "$log")
-	case $rc in
-	1) verdict=caught ;;
-	0) verdict=SURVIVED status=1 ;;
-	*) echo "harness error on mutant $name (see $log)"; exit 2 ;;
+for name in $MUTANTS; do
+	patch=$REPO_DIR/mutants/$name.patch
+	[ -r "$patch" ] || die "no mutant $patch"
+	SUITES=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
+	SUITES=${SUITES:-topology,conformance,scenario}
+	export SUITES
+	runs=1 CMDLINE=
+	case ,$SUITES, in *,stress,*)
+		runs=$RUNS
+		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=$STRESS_SECONDS"
+		;;
 	esac
-	matrix+=("$(printf '%-28s %-9s %s' "$name" "$verdict" "$totals")")
-	echo "  $verdict: $name ($totals)"
+	export CMDLINE
+	build_flavour "mutant-$name"
+	for ((run = 1; run <= runs; run++)); do
+		boot_run "mutant-$name"
+		rc=0
+		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || rc=$?
+		detection=$("$REPO_DIR/scripts/detection.sh" "$RUN")
+		case $rc in
+		1) verdict=caught ;;
+		0) verdict=SURVIVED status=1 ;;
+		*) echo "harness error on mutant $name (see $RUN/check.log)"; exit 2 ;;
+		esac
+		[ -n "$detection" ] || detection=$(printf -- '-\t%s' \
+			"$(grep -m1 -E 'FAILED|CRASHED|problem|splat' "$RUN/check.log" | sed 's/^ *//' || true)")
+		printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$verdict" "$detection" >>"$table"
+		echo "    $verdict: $name run $run/$runs ${detection%%	*}"
+	done
 done
+
 echo
-printf '%-28s %-9s %s\n' mutant verdict "suite totals"
-printf '%s\n' "${matrix[@]}"
+column -t -s "$(printf '\t')" "$table"
+echo
+echo "mutant: runs caught, median time to detection (guest seconds)"
+for name in $MUTANTS; do
+	awk -F '\t' -v m="$name" '$1 == m { n++; if ($3 == "caught") c++ }
+		END { printf "  %-36s %d/%d caught, median ", m, c, n }' "$table"
+	awk -F '\t' -v m="$name" '$1 == m && $3 == "caught" && $4 != "-" { print $4 }' \
+		"$table" | sort -n | awk '{ v[NR] = $1 }
+		END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2] " s";
+		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 " s" }'
+done
 exit "$status"

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory pressure: a ballast process that fills nodes until every
+ * allocation on them misses the low watermark and takes the allocator's
+ * slow path (where the cpuset retry logic lives), while still fitting
+ * above the min watermark, so that no OOM kill is legitimate.
+ */
+#ifndef NUMAPOL_STRESS_PRESSURE_H
+#define NUMAPOL_STRESS_PRESSURE_H
+
+#include <sys/types.h>
+
+#include "../lib/nodes.h"
+
+struct pressure {
+	pid_t ballast;
+	char old_scale_factor[16];	/* vm.watermark_scale_factor */
+};
+
+/* Fill @nodes; returns 0 once the ballast is in place, or -1. */
+int pressure_start(struct pressure *p, nodeset_t nodes);
+void pressure_stop(struct pressure *p);
+
+#endif

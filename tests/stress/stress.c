@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Premature OOM kills and livelocks while cpuset.mems changes: worker
+ * processes allocate under every policy mode and node flag while a writer
+ * changes the cpuset's mems as fast as it can. A case fails on an OOM kill,
+ * an allocation failure or SIGBUS, an allocator that makes no progress, a
+ * page outside the cpuset once it has settled, or data that changed under
+ * the migrations cgroup v2 does on every change.
+ *
+ * Each case runs for numapol.stress_seconds (default 8) and calls a thread
+ * that makes no progress for numapol.stress_stall seconds (default 10)
+ * livelocked. It prints its figures: cpuset changes and pages allocated per
+ * second, and the time to the first failure. With numapol.stress_failfast=1
+ * the cases after a failed one skip, which is what hunting mutants wants.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/mpol.h"
+#include "pressure.h"
+#include "workload.h"
+
+/* The writer flips the cpuset for BURST_SECONDS, then lets it settle. */
+#define BURST_SECONDS	0.2
+#define SETTLE_SECONDS	0.1
+#define POLL_US		20000
+/* Left by a failed case, for numapol.stress_failfast. */
+#define FAILED_MARK	"/tmp/stress-failed"
+/* Workers still running this long after the end are stuck: kill them. */
+#define GRACE_SECONDS	10
+
+#define N(n) NODE(n)
+/* The seed reproducer: two nodes, flipped. */
+static const nodeset_t flip[] = { N(0), N(1), 0 };
+/* Each set disjoint from the one before, weights alternating 2 and 1. */
+static const nodeset_t disjoint[] = {
+	N(0) | N(1), N(2), N(0), N(2) | N(3), N(1), 0
+};
+static const nodeset_t overlapping[] = {
+	N(0) | N(1) | N(2) | N(3), N(0) | N(1), N(1) | N(2), N(2) | N(3),
+	N(0) | N(2) | N(3), N(1), 0
+};
+
+#define MODE(m)		(1U << MPOL_##m)
+#define ALL_MODES	(MODE(BIND) | MODE(INTERLEAVE) | \
+			 MODE(WEIGHTED_INTERLEAVE) | MODE(PREFERRED) | \
+			 MODE(PREFERRED_MANY))
+
+FIXTURE(stress) {
+	struct cpuset cs;
+	struct pressure pressure;
+	struct stress_shared *sh;
+	nodeset_t all_sets;
+	bool ramfs_mounted;
+	double seconds, stall;
+};
+
+FIXTURE_VARIANT(stress) {
+	enum policy_kind policy;
+	enum memory_kind memory;
+	unsigned int modes;
+	const nodeset_t *sets;	/* the writer cycles through them */
+	enum cgroup_version cgroup;
+	bool v1_migrate;	/* cpuset.memory_migrate on v1 */
+	bool pressure;
+	bool churn;
+	bool single_threaded;	/* else THREADS_PER_WORKER threads a worker */
+};
+
+/*
+ * The premature OOM of 902b62810a57: mbind() BIND while mems flip. First,
+ * with single-threaded workers and on v1 without page migration: the race
+ * is per cpuset.mems write, and each write rebinds the mm once per thread
+ * and waits for the pages it migrates, so these cases write many times
+ * faster than the others.
+ */
+FIXTURE_VARIANT_ADD(stress, vma_bind_anon_flip_v1) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = MODE(BIND),
+	.sets = flip, .cgroup = CGROUP_V1, .single_threaded = true,
+};
+FIXTURE_VARIANT_ADD(stress, vma_bind_anon_flip) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = MODE(BIND),
+	.sets = flip, .cgroup = CGROUP_V2, .single_threaded = true,
+};
+/* LTP cpuset01's variant of it: set_mempolicy() BIND. */
+FIXTURE_VARIANT_ADD(stress, task_bind_anon_flip) {
+	.policy = TASK_POLICY, .memory = ANON, .modes = MODE(BIND),
+	.sets = flip, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, vma_all_anon_disjoint) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, task_all_anon_disjoint) {
+	.policy = TASK_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, vma_all_thp_overlapping) {
+	.policy = VMA_POLICY, .memory = THP, .modes = ALL_MODES,
+	.sets = overlapping, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, task_all_thp_disjoint) {
+	.policy = TASK_POLICY, .memory = THP, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, shared_all_tmpfs_disjoint) {
+	.policy = SHARED_POLICY, .memory = TMPFS, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V2,
+};
+FIXTURE_VARIANT_ADD(stress, task_all_pagecache_overlapping) {
+	.policy = TASK_POLICY, .memory = PAGECACHE, .modes = ALL_MODES,
+	.sets = overlapping, .cgroup = CGROUP_V2,
+};
+/* v1 moves pages only with cpuset.memory_migrate; v2 always does. */
+FIXTURE_VARIANT_ADD(stress, vma_all_anon_disjoint_v1_migrate) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V1, .v1_migrate = true,
+};
+FIXTURE_VARIANT_ADD(stress, task_all_anon_flip_v1) {
+	.policy = TASK_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = flip, .cgroup = CGROUP_V1,
+};
+FIXTURE_VARIANT_ADD(stress, vma_all_anon_overlapping_churn) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = overlapping, .cgroup = CGROUP_V2, .churn = true,
+};
+/* ac->nodemask points into the policy: e05741fb10c3's livelock. */
+FIXTURE_VARIANT_ADD(stress, task_bind_anon_disjoint_pressure) {
+	.policy = TASK_POLICY, .memory = ANON,
+	.modes = MODE(BIND) | MODE(PREFERRED_MANY),
+	.sets = disjoint, .cgroup = CGROUP_V2, .pressure = true,
+};
+FIXTURE_VARIANT_ADD(stress, vma_all_anon_flip_pressure) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = flip, .cgroup = CGROUP_V2, .pressure = true, .churn = true,
+};
+
+static double param_seconds(const char *name, double fallback)
+{
+	char buf[32];
+	const char *value = cmdline_param(name, buf, sizeof(buf));
+
+	return value ? atof(value) : fallback;
+}
+
+/* /proc/vmstat's oom_kill, or -1 without CONFIG_VM_EVENT_COUNTERS. */
+static long oom_kills(void)
+{
+	char line[128];
+	long kills = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %ld", &kills) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kills;
+}
+
+FIXTURE_SETUP(stress)
+{
+	nodeset_t memory;
+	char want[64];
+	int err;
+
+	if (param_seconds("numapol.stress_failfast", 0) &&
+	    access(FAILED_MARK, F_OK) == 0)
+		SKIP(return, "an earlier case failed (numapol.stress_failfast)");
+	self->all_sets = 0;
+	for (const nodeset_t *s = variant->sets; *s; s++)
+		self->all_sets |= *s;
+	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory",
+				  &memory));
+	if ((self->all_sets & memory) != self->all_sets)
+		SKIP(return, "needs memory on nodes %s",
+		     nodeset_format(self->all_sets, want, sizeof(want)));
+
+	ASSERT_LE(0, oom_kills()) TH_LOG("no oom_kill in /proc/vmstat");
+	self->seconds = param_seconds("numapol.stress_seconds", 8);
+	self->stall = param_seconds("numapol.stress_stall", 10);
+	self->sh = mmap(NULL, sizeof(*self->sh), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->sh);
+	/* Whatever an OOM kill picks, the monitor must live to report it. */
+	ASSERT_EQ(0, write_text("/proc/self/oom_score_adj", "-1000"));
+
+	err = cpuset_create(&self->cs, variant->cgroup, "stress",
+			    variant->sets[0]);
+	ASSERT_EQ(0, err) TH_LOG("creating the cpuset: %s", strerror(-err));
+	if (variant->v1_migrate)
+		ASSERT_EQ(0, write_text("/tmp/cpuset-v1/stress/cpuset.memory_migrate", "1"));
+	if (variant->memory == PAGECACHE) {
+		ASSERT_EQ(0, mkdir(RAMFS_DIR, 0755) && errno != EEXIST ? -1 : 0);
+		ASSERT_EQ(0, mount("ramfs", RAMFS_DIR, "ramfs", 0, NULL));
+		self->ramfs_mounted = true;
+	}
+	if (variant->pressure)
+		ASSERT_EQ(0, pressure_start(&self->pressure, self->all_sets))
+			TH_LOG("could not fill nodes %s",
+			       nodeset_format(self->all_sets, want, sizeof(want)));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	if (variant->pressure)
+		pressure_stop(&self->pressure);
+	if (self->ramfs_mounted)
+		umount(RAMFS_DIR);
+	if (self->cs.dir[0])
+		cpuset_destroy(&self->cs);
+}
+
+struct writer {
+	const struct cpuset *cs;
+	const nodeset_t *sets;
+	struct stress_shared *sh;
+};
+
+static void sleep_unless_stopped(struct stress_shared *sh, double seconds)
+{
+	double end = now_seconds() + seconds;
+
+	while (!atomic_load(&sh->stop) && now_seconds() < end)
+		usleep(1000);
+}
+
+/* Change cpuset.mems back to back, then let it settle, until stopped. */
+static void *writer(void *arg)
+{
+	struct writer *wr = arg;
+	struct stress_shared *sh = wr->sh;
+	size_t next = 1;
+
+	while (!atomic_load(&sh->stop)) {
+		double end = now_seconds() + BURST_SECONDS;
+		nodeset_t mems;
+
+		atomic_fetch_add(&sh->writer_seq, 1);
+		do {
+			int err;
+
+			mems = wr->sets[next];
+			next = wr->sets[next + 1] ? next + 1 : 0;
+			err = cpuset_set_mems(wr->cs, mems);
+			if (err) {
+				stress_fail(sh, "writing cpuset.mems: %s",
+					    strerror(-err));
+				return NULL;
+			}
+			atomic_fetch_add(&sh->cpuset_changes, 1);
+		} while (!atomic_load(&sh->stop) && now_seconds() < end);
+		atomic_store(&sh->settled_mems, mems);
+		atomic_fetch_add(&sh->writer_seq, 1);
+		sleep_unless_stopped(sh, SETTLE_SECONDS);
+	}
+	return NULL;
+}
+
+/* Watch workers, OOM kills and progress until the time is up or a failure. */
+static void monitor(struct stress_shared *sh, const pid_t *workers,
+		    bool *alive, double seconds, double stall)
+{
+	unsigned long iterations[MAX_THREADS] = { 0 };
+	double last_progress[MAX_THREADS] = { 0 };
+	long kills = oom_kills();
+	double t;
+
+	while (!atomic_load(&sh->stop) &&
+	       (t = now_seconds() - sh->started) < seconds) {
+		usleep(POLL_US);
+		for (int i = 0; i < MAX_WORKERS; i++) {
+			int status;
+
+			if (!alive[i] || waitpid(workers[i], &status, WNOHANG) <= 0)
+				continue;
+			alive[i] = false;
+			if (WIFSIGNALED(status))
+				stress_fail(sh, "worker %d killed by %s", i,
+					    strsignal(WTERMSIG(status)));
+			else
+				stress_fail(sh, "worker %d exited early (status %d)",
+					    i, WEXITSTATUS(status));
+		}
+		if (oom_kills() != kills)
+			stress_fail(sh, "OOM kill (/proc/vmstat oom_kill %ld -> %ld)",
+				    kills, oom_kills());
+		for (int i = 0; i < MAX_THREADS; i++) {
+			unsigned long n = atomic_load(&sh->threads[i].iterations);
+
+			if (n != iterations[i]) {
+				iterations[i] = n;
+				last_progress[i] = t;
+			} else if (t - last_progress[i] > stall) {
+				stress_fail(sh, "thread %d made no progress for %.0f s (livelock)",
+					    i, stall);
+			}
+		}
+	}
+	atomic_store(&sh->stop, 1);
+}
+
+/* Wait for the workers, killing those still stuck after the grace time. */
+static void reap(const pid_t *workers, bool *alive)
+{
+	double end = now_seconds() + GRACE_SECONDS;
+
+	for (int i = 0; i < MAX_WORKERS; i++) {
+		while (alive[i] && waitpid(workers[i], NULL, WNOHANG) == 0 &&
+		       now_seconds() < end)
+			usleep(POLL_US);
+		if (alive[i] && waitpid(workers[i], NULL, WNOHANG) == 0) {
+			kill(workers[i], SIGKILL);
+			waitpid(workers[i], NULL, 0);
+		}
+		alive[i] = false;
+	}
+}
+
+static void print_figures(struct stress_shared *sh, double elapsed)
+{
+	unsigned long pages = 0;
+
+	for (int i = 0; i < MAX_THREADS; i++)
+		pages += atomic_load(&sh->threads[i].pages);
+	ksft_print_msg("stress: %.0f cpuset changes/s, %.0f pages/s over %.1f s, %lu placement checks\n",
+		       atomic_load(&sh->cpuset_changes) / elapsed,
+		       pages / elapsed, elapsed,
+		       atomic_load(&sh->placement_checks));
+	if (atomic_load(&sh->failed))
+		ksft_print_msg("stress: first failure after %.3f s: %s\n",
+			       sh->failed_at, sh->failure);
+}
+
+TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
+{
+	struct workload w = {
+		.policy = variant->policy, .memory = variant->memory,
+		.modes = variant->modes, .user = self->all_sets,
+		.threads = variant->single_threaded ? 1 : THREADS_PER_WORKER,
+		.churn = variant->churn, .cs = &self->cs, .sh = self->sh,
+	};
+	struct writer wr = { &self->cs, variant->sets, self->sh };
+	struct stress_shared *sh = self->sh;
+	long kills = oom_kills();
+	pid_t workers[MAX_WORKERS];
+	bool alive[MAX_WORKERS];
+	pthread_t tid;
+	double elapsed;
+
+	/* Lets the host time a kernel crash from the console. */
+	write_text("/dev/kmsg", "numapol-stress: case started");
+	/* The cpuset was created on the first set. */
+	atomic_store(&sh->settled_mems, variant->sets[0]);
+	sh->started = now_seconds();
+	for (int i = 0; i < MAX_WORKERS; i++) {
+		workers[i] = fork();
+		if (workers[i] == 0)
+			_exit(workload_run(&w, i));
+		alive[i] = workers[i] > 0;
+		ASSERT_LT(0, workers[i]);
+	}
+	ASSERT_EQ(0, pthread_create(&tid, NULL, writer, &wr));
+	monitor(sh, workers, alive, self->seconds, self->stall);
+	pthread_join(tid, NULL);
+	elapsed = now_seconds() - sh->started;
+	/*
+	 * Lets allocators stuck on a stale nodemask finish, then reap them.
+	 * The odd sequence tells the workers the cpuset is moving again.
+	 */
+	atomic_fetch_add(&sh->writer_seq, 1);
+	cpuset_set_mems(&self->cs, self->all_sets);
+	reap(workers, alive);
+	if (oom_kills() != kills)
+		stress_fail(sh, "OOM kill (/proc/vmstat oom_kill %ld -> %ld)",
+			    kills, oom_kills());
+	print_figures(sh, elapsed);
+	if (atomic_load(&sh->failed))
+		write_text(FAILED_MARK, sh->failure);
+	ASSERT_EQ(0, atomic_load(&sh->failed)) TH_LOG("%s", sh->failure);
+}
+
+TEST_HARNESS_MAIN
