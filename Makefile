@@ -10,6 +10,8 @@
 #                   suite RUNS=10 times on those it hunts
 #   make stress     the stress suite alone, STRESS_SECONDS per case
 #                   (default 45: about 10 minutes), on FLAVOURS
+#   make fuzz       the syscall and cpuset.mems fuzzer alone, FUZZ_SECONDS
+#                   (default 600) with SEED (default 1), on debug
 #   make check-series   every prefix of the series builds and boots
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
@@ -18,6 +20,8 @@
 SHELL := /bin/bash
 FLAVOUR ?= patched
 STRESS_SECONDS ?= 45
+FUZZ_SECONDS ?= 600
+SEED ?= 1
 FLAVOURS ?= patched debug
 
 test:
@@ -46,7 +50,11 @@ stress:
 	FLAVOURS="$(FLAVOURS)" SUITES=stress SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
 		CMDLINE="numapol.stress_seconds=$(STRESS_SECONDS)" scripts/test.sh
 
+fuzz:
+	FLAVOURS=debug SUITES=fuzz SUITE_TIMEOUT=$$(($(FUZZ_SECONDS) + 600)) \
+		CMDLINE="numapol.fuzz_seconds=$(FUZZ_SECONDS) numapol.fuzz_seed=$(SEED)" scripts/test.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz

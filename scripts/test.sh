@@ -11,7 +11,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,scenario,stress}
+export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,stress}
 
 prepare_host
 status=0 passed=0 failed=0 skipped=0

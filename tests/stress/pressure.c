@@ -101,6 +101,10 @@ int pressure_start(struct pressure *p, nodeset_t nodes)
 	p->ballast = fork();
 	if (p->ballast == 0) {
 		close(fds[0]);
+		/* Like the workers, it must not hold the output pipe. */
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(1);
 		/* Unlike the monitor, which shields itself. */
 		write_text("/proc/self/oom_score_adj", "0");
 		ballast(nodes, fds[1]);

@@ -335,6 +335,13 @@ int workload_run(const struct workload *w, int index)
 	int err;
 
 	page_size = sysconf(_SC_PAGESIZE);
+	/*
+	 * Workers report through @w->sh only. A worker stuck in the kernel
+	 * must not hold the suite's output pipe open, or the guest waits for
+	 * it forever.
+	 */
+	if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		return 2;
 	/* The monitor shields itself from the OOM killer; workers do not. */
 	if (write_text("/proc/self/oom_score_adj", "0"))
 		return 2;
