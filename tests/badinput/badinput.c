@@ -326,19 +326,11 @@ ROW(move_to_memoryless, .call = MOVE_PAGES, .node = -1,
 ROW(move_pages_fault, .call = MOVE_PAGES, .node = 0, .addr = ADDR_FAULT,
     .flags = MPOL_MF_MOVE, .err = EFAULT, .why = "man: the pages array cannot be read");
 
-static int memless_node(void)
-{
-	char buf[16];
-	const char *m = cmdline_param("numapol.memless", buf, sizeof(buf));
-
-	return m ? atoi(m) : -1;
-}
-
 FIXTURE_SETUP(call)
 {
 	nodeset_t bind = N(1), preferred = N(0);
 
-	self->memless = memless_node();
+	self->memless = cmdline_number("numapol.memless", -1);
 	if (variant->needs == NEEDS_MEMLESS && self->memless < 0)
 		SKIP(return, "the topology has no memoryless node");
 	self->page = sysconf(_SC_PAGESIZE);

@@ -22,7 +22,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -50,22 +49,6 @@ struct fuzzer {
 	unsigned long mask[MASK_WORDS];
 	pid_t *peers;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long param(const char *name, long fallback)
-{
-	char buf[32];
-	const char *value = cmdline_param(name, buf, sizeof(buf));
-
-	return value ? atol(value) : fallback;
-}
 
 static unsigned int pick(struct fuzzer *f, unsigned int n)
 {
@@ -324,8 +307,8 @@ FIXTURE_TEARDOWN(fuzz)
 
 TEST_F_TIMEOUT(fuzz, syscalls_and_cpuset_writes, 3600)
 {
-	unsigned int seed = param("numapol.fuzz_seed", 1);
-	double seconds = param("numapol.fuzz_seconds", 20), start;
+	unsigned int seed = cmdline_number("numapol.fuzz_seed", 1);
+	double seconds = cmdline_number("numapol.fuzz_seconds", 20), start;
 	struct counters *c = self->c;
 	unsigned long total = 0;
 	pid_t writer_pid;
@@ -353,8 +336,8 @@ TEST_F_TIMEOUT(fuzz, syscalls_and_cpuset_writes, 3600)
 	}
 	ASSERT_LT(0, writer_pid);
 
-	start = now();
-	while (now() - start < seconds)
+	start = now_seconds();
+	while (now_seconds() - start < seconds)
 		usleep(100 * 1000);
 	atomic_store(&c->stop, 1);
 	ASSERT_EQ(writer_pid, waitpid(writer_pid, &status, 0));
@@ -367,7 +350,7 @@ TEST_F_TIMEOUT(fuzz, syscalls_and_cpuset_writes, 3600)
 	for (int i = 0; i <= FUZZERS; i++)
 		total += atomic_load(&c->calls[i]);
 	ksft_print_msg("fuzz: seed %u, %lu calls in %.1f s, %.0f calls/s (%lu cpuset.mems writes)\n",
-		       seed, total, now() - start, total / (now() - start),
+		       seed, total, now_seconds() - start, total / (now_seconds() - start),
 		       atomic_load(&c->calls[FUZZERS]));
 	for (int i = 0; i < FUZZERS; i++) {
 		ASSERT_EQ(c->pids[i], waitpid(c->pids[i], &status, 0));

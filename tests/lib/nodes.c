@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int nodeset_parse(const char *list, nodeset_t *out)
@@ -115,6 +116,21 @@ const char *cmdline_param(const char *name, char *buf, size_t len)
 		return buf;
 	}
 	return NULL;
+}
+
+double cmdline_number(const char *name, double fallback)
+{
+	char buf[32];
+
+	return cmdline_param(name, buf, sizeof(buf)) ? atof(buf) : fallback;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int page_nodes(void *addr, size_t npages, int *nodes)

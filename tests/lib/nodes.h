@@ -40,6 +40,11 @@ int read_nodeset(const char *path, nodeset_t *out);
 
 /* The value of "name=" on the kernel command line, or NULL. */
 const char *cmdline_param(const char *name, char *buf, size_t len);
+/* The same as a number, or @fallback when "name=" is not there. */
+double cmdline_number(const char *name, double fallback);
+
+/* CLOCK_MONOTONIC in seconds. */
+double now_seconds(void);
 
 /*
  * The node each page of [addr, addr + npages * page size) is on, through

@@ -3,15 +3,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
-
-double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void stress_fail(struct stress_shared *sh, const char *fmt, ...)
 {

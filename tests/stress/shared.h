@@ -39,9 +39,6 @@ struct stress_shared {
 	struct thread_progress threads[MAX_THREADS];
 };
 
-/* CLOCK_MONOTONIC in seconds. */
-double now_seconds(void);
-
 /* Record a failure; the first one wins, later ones are dropped. */
 void stress_fail(struct stress_shared *sh, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -146,14 +146,6 @@ FIXTURE_VARIANT_ADD(stress, vma_all_anon_flip_pressure) {
 	.sets = flip, .cgroup = CGROUP_V2, .pressure = true, .churn = true,
 };
 
-static double param_seconds(const char *name, double fallback)
-{
-	char buf[32];
-	const char *value = cmdline_param(name, buf, sizeof(buf));
-
-	return value ? atof(value) : fallback;
-}
-
 /* /proc/vmstat's oom_kill, or -1 without CONFIG_VM_EVENT_COUNTERS. */
 static long oom_kills(void)
 {
@@ -175,7 +167,7 @@ FIXTURE_SETUP(stress)
 	char want[64];
 	int err;
 
-	if (param_seconds("numapol.stress_failfast", 0) &&
+	if (cmdline_number("numapol.stress_failfast", 0) &&
 	    access(FAILED_MARK, F_OK) == 0)
 		SKIP(return, "an earlier case failed (numapol.stress_failfast)");
 	self->all_sets = 0;
@@ -188,8 +180,8 @@ FIXTURE_SETUP(stress)
 		     nodeset_format(self->all_sets, want, sizeof(want)));
 
 	ASSERT_LE(0, oom_kills()) TH_LOG("no oom_kill in /proc/vmstat");
-	self->seconds = param_seconds("numapol.stress_seconds", 8);
-	self->stall = param_seconds("numapol.stress_stall", 10);
+	self->seconds = cmdline_number("numapol.stress_seconds", 8);
+	self->stall = cmdline_number("numapol.stress_stall", 10);
 	self->sh = mmap(NULL, sizeof(*self->sh), PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->sh);
