@@ -237,6 +237,7 @@ static void *writer(void *arg)
 
 	while (!atomic_load(&sh->stop)) {
 		double end = now_seconds() + BURST_SECONDS;
+		unsigned long checks;
 		nodeset_t mems;
 
 		atomic_fetch_add(&sh->writer_seq, 1);
@@ -254,8 +255,17 @@ static void *writer(void *arg)
 			atomic_fetch_add(&sh->cpuset_changes, 1);
 		} while (!atomic_load(&sh->stop) && now_seconds() < end);
 		atomic_store(&sh->settled_mems, mems);
+		checks = atomic_load(&sh->placement_checks);
 		atomic_fetch_add(&sh->writer_seq, 1);
+		/*
+		 * On a slow kernel (debug, under TCG) an iteration can take
+		 * longer than SETTLE_SECONDS: hold on until one has checked
+		 * its pages, for a second at most.
+		 */
 		sleep_unless_stopped(sh, SETTLE_SECONDS);
+		for (int i = 0; i < 1000 && !atomic_load(&sh->stop) &&
+		     atomic_load(&sh->placement_checks) == checks; i++)
+			usleep(1000);
 	}
 	return NULL;
 }
