@@ -277,7 +277,7 @@ static void *writer(void *arg)
 
 /* Watch workers, OOM kills and progress until the time is up or a failure. */
 static void monitor(struct stress_shared *sh, const pid_t *workers,
-		    bool *alive, double seconds, double stall)
+		    bool *alive, int threads, double seconds, double stall)
 {
 	unsigned long iterations[MAX_THREADS] = { 0 };
 	double last_progress[MAX_THREADS] = { 0 };
@@ -306,6 +306,9 @@ static void monitor(struct stress_shared *sh, const pid_t *workers,
 		for (int i = 0; i < MAX_THREADS; i++) {
 			unsigned long n = atomic_load(&sh->threads[i].iterations);
 
+			/* Worker w's threads are w * THREADS_PER_WORKER + 0.. */
+			if (i % THREADS_PER_WORKER >= threads)
+				continue;
 			if (n != iterations[i]) {
 				iterations[i] = n;
 				last_progress[i] = t;
@@ -391,7 +394,7 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 		ASSERT_LT(0, workers[i]);
 	}
 	ASSERT_EQ(0, pthread_create(&tid, NULL, writer, &wr));
-	monitor(sh, workers, alive, self->seconds, self->stall);
+	monitor(sh, workers, alive, w.threads, self->seconds, self->stall);
 	pthread_join(tid, NULL);
 	elapsed = now_seconds() - sh->started;
 	/*
