@@ -12,11 +12,11 @@
 
 #define SCALE_FACTOR	"/proc/sys/vm/watermark_scale_factor"
 /*
- * 10% of each zone between its min and low watermarks instead of 0.1%:
- * room for the workers' pages in the band where every allocation takes
- * the slow path and still succeeds.
+ * 20% of each zone between its min and low watermarks instead of 0.1%:
+ * room for the workers' pages, and the page tables and slab they grow, in
+ * the band where every allocation takes the slow path and still succeeds.
  */
-#define WIDE_SCALE_FACTOR "1000"
+#define WIDE_SCALE_FACTOR "2000"
 #define CHUNK		(1L << 20)
 
 struct node_marks {
@@ -60,7 +60,8 @@ static int fill_node(int node)
 	if (set_mempolicy(MPOL_BIND, &mask, NODESET_BITS) ||
 	    read_node_marks(node, &m))
 		return -1;
-	target = m.min + (m.low - m.min) * 3 / 4;
+	/* Half way: about 50 MiB of a 512 MiB node above min. */
+	target = m.min + (m.low - m.min) / 2;
 	while (m.free > target) {
 		long len = (m.free - target) * page;
 		char *chunk;
