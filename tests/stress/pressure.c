@@ -2,6 +2,7 @@
 #include "pressure.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,44 +50,67 @@ static int read_node_marks(int node, struct node_marks *m)
 	return m->low ? 0 : -1;
 }
 
-/* Allocate from @node until its free memory is down to the target. */
-static int fill_node(int node)
+/* The ballast's 1 MiB chunks on one node, newest last. */
+struct node_ballast {
+	char *chunks[1024];
+	int count;
+};
+
+/*
+ * Keep @node's free memory between a quarter and three quarters of the
+ * way from min to low: allocate a chunk there when it has more, give one
+ * back when the workers' own growth (page tables, slab, pages migrated
+ * in) leaves it less. Returns -1 when a chunk cannot be had.
+ */
+static int keep_node(int node, struct node_ballast *b)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	nodeset_t mask = NODE(node);
 	struct node_marks m;
-	long target;
+	long band;
 
-	if (set_mempolicy(MPOL_BIND, &mask, NODESET_BITS) ||
-	    read_node_marks(node, &m))
+	if (read_node_marks(node, &m))
 		return -1;
-	/* Half way: about 50 MiB of a 512 MiB node above min. */
-	target = m.min + (m.low - m.min) / 2;
-	while (m.free > target) {
-		long len = (m.free - target) * page;
-		char *chunk;
-
-		len = len < CHUNK ? len : CHUNK;
-		chunk = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (chunk == MAP_FAILED)
-			return -1;
-		memset(chunk, 1, len);
-		if (read_node_marks(node, &m))
-			return -1;
+	band = m.low - m.min;
+	if (m.free < m.min + band / 4 && b->count) {
+		munmap(b->chunks[--b->count], CHUNK);
+		return 0;
 	}
-	return 0;
+	if (m.free <= m.min + band * 3 / 4 || b->count == 1024)
+		return 0;
+	if (set_mempolicy(MPOL_BIND, &mask, NODESET_BITS))
+		return -1;
+	b->chunks[b->count] = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->chunks[b->count] == MAP_FAILED)
+		return -1;
+	memset(b->chunks[b->count++], 1, CHUNK);
+	return 1;
 }
 
 static void ballast(nodeset_t nodes, int ready)
 {
-	for (int n = 0; n < (int)NODESET_BITS; n++)
-		if ((nodes & NODE(n)) && fill_node(n))
-			_exit(1);
-	if (write(ready, "", 1) != 1)
-		_exit(1);
-	for (;;)
-		pause();
+	static struct node_ballast b[NODESET_BITS];
+	bool filling = true;
+
+	for (;;) {
+		bool grew = false;
+
+		for (int n = 0; n < (int)NODESET_BITS; n++) {
+			int rc = (nodes & NODE(n)) ? keep_node(n, &b[n]) : 0;
+
+			if (rc < 0)
+				_exit(1);
+			grew |= rc > 0;
+		}
+		/* Filled: the workers may start. */
+		if (filling && !grew) {
+			if (write(ready, "", 1) != 1)
+				_exit(1);
+			filling = false;
+		}
+		if (!filling)
+			usleep(20 * 1000);
+	}
 }
 
 int pressure_start(struct pressure *p, nodeset_t nodes)

@@ -2,8 +2,9 @@
 /*
  * Memory pressure: a ballast process that fills nodes until every
  * allocation on them misses the low watermark and takes the allocator's
- * slow path (where the cpuset retry logic lives), while still fitting
- * above the min watermark, so that no OOM kill is legitimate.
+ * slow path (where the cpuset retry logic lives), and keeps them there,
+ * giving memory back as the workers grow so that allocations still fit
+ * above the min watermark and no OOM kill is legitimate.
  */
 #ifndef NUMAPOL_STRESS_PRESSURE_H
 #define NUMAPOL_STRESS_PRESSURE_H
