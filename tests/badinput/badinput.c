@@ -317,7 +317,7 @@ ROW(move_to_node_above_max, .call = MOVE_PAGES, .node = MAX_NUMNODES,
     .why = "kernel: a node >= MAX_NUMNODES is -ENODEV");
 ROW(move_to_negative_node, .call = MOVE_PAGES, .node = -5,
     .flags = MPOL_MF_MOVE, .err = ENODEV, .why = "kernel: a negative node is -ENODEV");
-ROW(move_outside_cpuset, .call = MOVE_PAGES, .node = 2,
+ROW(move_outside_cpuset, .call = MOVE_PAGES, .node = 3,
     .flags = MPOL_MF_MOVE, .needs = NEEDS_CPUSET, .err = EACCES,
     .why = "man: a target node not allowed by the current cpuset");
 ROW(move_to_memoryless, .call = MOVE_PAGES, .node = -1,
