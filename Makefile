@@ -12,6 +12,12 @@
 #                   (default 45: about 10 minutes), on FLAVOURS
 #   make fuzz       the syscall and cpuset.mems fuzzer alone, FUZZ_SECONDS
 #                   (default 600) with SEED (default 1), on debug
+#   make fuzz-semantics   the differential suite alone: SEQS (default
+#                   10000) random sequences from SEED, starting at FIRST,
+#                   against the reference model, on FLAVOUR
+#   make model-test the reference model's unit tests, on the host
+#   make bench      benchmarks: baseline and patched booted in turn, BOOTS
+#                   (default 5) times each; report in out/bench/
 #   make check-series   every prefix of the series builds and boots
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
@@ -22,6 +28,8 @@ FLAVOUR ?= patched
 STRESS_SECONDS ?= 45
 FUZZ_SECONDS ?= 600
 SEED ?= 1
+SEQS ?= 10000
+FIRST ?= 0
 FLAVOURS ?= patched debug
 
 test:
@@ -54,7 +62,18 @@ fuzz:
 	FLAVOURS=debug SUITES=fuzz SUITE_TIMEOUT=$$(($(FUZZ_SECONDS) + 600)) \
 		CMDLINE="numapol.fuzz_seconds=$(FUZZ_SECONDS) numapol.fuzz_seed=$(SEED)" scripts/test.sh
 
+fuzz-semantics:
+	FLAVOURS=$(FLAVOUR) SUITES=differential WIDE_SEQS=0 SUITE_TIMEOUT=$$(($(SEQS) / 5 + 600)) \
+		CMDLINE="numapol.sem_seqs=$(SEQS) numapol.sem_seed=$(SEED) numapol.sem_first=$(FIRST)" \
+		scripts/test.sh
+
+bench:
+	scripts/bench.sh
+
+model-test:
+	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
+
 boot:
 	FLAVOURS=$(FLAVOUR) scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench

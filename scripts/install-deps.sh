@@ -1,6 +1,7 @@
 #!/bin/bash
-# Install the Debian packages the build, the guest and the tests need,
-# when they are missing. Usage: scripts/install-deps.sh
+# Install the Debian packages the build, the guest, the tests and the
+# benchmark report need, when they are missing.
+# Usage: scripts/install-deps.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -9,7 +10,7 @@ set -euo pipefail
 PACKAGES=(
 	linux-source-6.12 qemu-system-x86 busybox-static libnuma-dev
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
-	ccache python3 python3-ply perl
+	ccache python3 python3-ply perl gnuplot-nox
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The kill matrix: build every mutant in mutants/ (the series plus one
 # patch that re-injects a known bug), boot it with the suites its
-# "Suites:" line names (default: the semantics suites) and say whether
+# "Suites:" line names (default: the semantics suites and differential) and say whether
 # they catch it. Races are not caught every time: a mutant whose suites
 # include stress boots RUNS times, its cases stop at the first failure,
 # and the matrix gives each run's verdict and time to detection (guest
@@ -30,7 +30,7 @@ for name in $MUTANTS; do
 	patch=$REPO_DIR/mutants/$name.patch
 	[ -r "$patch" ] || die "no mutant $patch"
 	SUITES=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
-	SUITES=${SUITES:-topology,conformance,scenario}
+	SUITES=${SUITES:-topology,conformance,scenario,differential}
 	export SUITES
 	runs=1 CMDLINE=
 	case ,$SUITES, in *,stress,*)

@@ -4,41 +4,70 @@
 # Exit 0 pass, 1 tests failed, 2 harness error.
 #
 # Environment: FLAVOURS (default "patched debug"), SUITES, NODES, MEMLESS,
-# and those of boot.sh. V=1 shows everything.
+# and those of boot.sh; WIDE_SEQS (default 200, 0 for none): differential
+# sequences in an extra run on 8 nodes with a memoryless one. V=1 shows
+# everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,stress}
+export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,differential,stress}
+
+# add_counts P F S: add to the totals.
+add_counts() {
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+
+# judge RUN NAME: check a guest run, add its counts.
+judge() {
+	local run=$1 rc=0 p f s
+	"$REPO_DIR/scripts/check-run.sh" "$run" || rc=$?
+	[ "$rc" = 2 ] && exit 2
+	[ "$rc" = 0 ] || status=1
+	read -r p f s <"$run/counts"
+	add_counts "$p" "$f" "$s"
+	echo "    Linux $(sed -n 's/^release=//p' "$run/run.info") $2," \
+		"$(sed -n 's/^accel=//p' "$run/run.info"), logs in $run"
+}
 
 prepare_host
 status=0 passed=0 failed=0 skipped=0
 # The series' style is part of the suite: a finding is a failed test.
 if step "checkpatch --strict" "$OUT_DIR/logs/checkpatch.log" \
 	"$REPO_DIR/scripts/checkpatch.sh"; then
-	passed=$((passed + 1))
+	add_counts 1 0 0
 else
-	status=1 failed=$((failed + 1))
+	status=1
+	add_counts 0 1 0
 fi
+# The reference model's unit tests, on the host, before any guest uses it.
+rc=0
+step "model unit tests (host)" "$OUT_DIR/logs/model-test.log" \
+	"$REPO_DIR/scripts/model-test.sh" || rc=$?
+[ "$rc" = 2 ] && exit 2
+[ "$rc" = 0 ] || status=1
+# shellcheck disable=SC2046 # the three counts
+add_counts $(tail -n 1 "$OUT_DIR/logs/model-test.log")
+
 for flavour in $FLAVOURS; do
 	build_flavour "$flavour"
 done
 
 for flavour in $FLAVOURS; do
-	name=$(flavour_name "$flavour")
 	boot_run "$flavour"
-	run=$RUN
-	rc=0
-	"$REPO_DIR/scripts/check-run.sh" "$run" || rc=$?
-	[ "$rc" = 2 ] && exit 2
-	[ "$rc" = 0 ] || status=1
-	read -r p f s <"$run/counts"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	echo "    Linux $(sed -n 's/^release=//p' "$run/run.info") $name," \
-		"$(sed -n 's/^accel=//p' "$run/run.info"), logs in $run"
+	judge "$RUN" "$(flavour_name "$flavour")"
 done
+
+# The differential suite once more on 8 nodes, node 5 without memory.
+WIDE_SEQS=${WIDE_SEQS:-200}
+if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* &&
+	" $FLAVOURS " == *" patched "* ]]; then
+	NODES=8 MEMLESS=5 SUITES=differential \
+		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run patched
+	judge "$RUN" "$(flavour_name patched), 8 nodes, node 5 memoryless"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -25,6 +25,7 @@
 struct run {
 	struct executor *ex;
 	const struct topology *topo;
+	char memless[24];	/* " MEMLESS=n" or "" */
 	unsigned long seed;
 	char signatures[MAX_SHOWN][SIG_LEN];
 	int nsignatures;
@@ -132,8 +133,8 @@ static void report(struct run *run, unsigned long index, struct op *ops,
 			       op_format(&ops[i], text, sizeof(text)),
 			       i == n - 1 ? " -> kernel: " : "",
 			       i == n - 1 ? why : "");
-	ksft_print_msg("  reproduce: make fuzz-semantics SEED=%lu FIRST=%lu SEQS=1\n",
-		       run->seed, index);
+	ksft_print_msg("  reproduce: make fuzz-semantics FLAVOUR=<this kernel> NODES=%d%s SEED=%lu FIRST=%lu SEQS=1\n",
+		       run->topo->nr_nodes, run->memless, run->seed, index);
 }
 
 /* Run sequences [first, end); returns how many diverged, -1 on error. */
@@ -181,6 +182,10 @@ int main(void)
 	if (nodeset_weight(topo.memory) < 2)
 		ksft_exit_skip("fewer than 2 nodes with memory\n");
 	run.topo = &topo;
+	for (int n = 0; n < topo.nr_nodes; n++)
+		if (!(topo.memory & NODE(n)))
+			snprintf(run.memless, sizeof(run.memless),
+				 " MEMLESS=%d", n);
 	run.ex = executor_new(&topo);
 	if (!run.ex)
 		ksft_exit_skip("no cpuset on cgroup v2: %s\n", strerror(errno));

@@ -1,0 +1,52 @@
+#!/bin/bash
+# make bench: build baseline and patched, boot them in turn (A/B/A/B...),
+# BOOTS times each on the same 4-node topology, run the bench suite in
+# each boot, then write the report: every figure's median and spread per
+# kernel, and the patched/baseline ratio with a bootstrap confidence
+# interval, as CSV and Markdown, and a PNG plot of update latency against
+# VMA count.
+# Exit 0 when every measurement ran, 1 when one failed, 2 harness error.
+#
+# Environment: BOOTS (default 5), BENCH_CMDLINE (extra guest parameters,
+# e.g. numapol.bench_max_vmas=10000 for a quick run). V=1 shows everything.
+# Usage: scripts/bench.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+BOOTS=${BOOTS:-5}
+KERNELS="baseline patched"
+export SUITES=bench NODES=4 MEMLESS= SUITE_TIMEOUT=${SUITE_TIMEOUT:-3600}
+export CMDLINE=${BENCH_CMDLINE:-}
+
+prepare_host
+for kernel in $KERNELS; do
+	build_flavour "$kernel"
+done
+
+report=$OUT_DIR/bench/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$report"
+csv=$report/results.csv
+echo "kernel,boot,figure,unit,value" >"$csv"
+# The compiler's answer, the same in every boot.
+for kernel in $KERNELS; do
+	echo "$kernel,0,memory/sizeof_struct_mempolicy,bytes,$("$REPO_DIR/scripts/mempolicy-size.sh" "$kernel")" >>"$csv"
+done
+
+status=0
+for ((boot = 1; boot <= BOOTS; boot++)); do
+	for kernel in $KERNELS; do
+		boot_run "$kernel"
+		rc=0
+		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" || rc=$?
+		[ "$rc" = 2 ] && die "cannot judge $RUN"
+		[ "$rc" = 0 ] || { status=1; cat "$RUN/check.log"; }
+		sed -n "s/^ *# bench \([^ ]*\) \([^ ]*\) \([^ ]*\)$/$kernel,$boot,\1,\2,\3/p" \
+			"$RUN/results.ktap" >>"$csv"
+	done
+done
+
+step "report" "$report/report.log" "$REPO_DIR/scripts/bench-report.sh" "$report" ||
+	exit 2
+echo "    $report/report.md, summary.csv, update-latency.png"
+exit "$status"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# sizeof(struct mempolicy) in a built flavour, in bytes: the compiler's own
+# answer, from mm/mempolicy.c preprocessed with the flavour's config and a
+# probe appended. Nothing runs in the guest or in the host kernel.
+# Usage: scripts/mempolicy-size.sh FLAVOUR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || { echo "usage: $0 FLAVOUR" >&2; exit 2; }
+build=$(build_dir "$1")
+[ -r "$build/.config" ] || die "$1 is not built: run build-kernel.sh $1"
+
+make -s -C "$(src_dir "$1")" O="$build" mm/mempolicy.i >/dev/null ||
+	die "cannot preprocess mm/mempolicy.c"
+probe=$(mktemp --suffix=.c)
+trap 'rm -f "$probe" "${probe%.c}.s"' EXIT
+{
+	cat "$build/mm/mempolicy.i"
+	echo 'const unsigned long numapol_sizeof_mempolicy = sizeof(struct mempolicy);'
+} >"$probe"
+gcc -w -S -O2 -o "${probe%.c}.s" "$probe" || die "cannot compile the probe"
+sed -n '/^numapol_sizeof_mempolicy:/,/\.quad/s/^[[:space:]]*\.quad[[:space:]]*//p' \
+	"${probe%.c}.s"

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmarks of the memory policy paths the series touches, for make bench
+ * (scripts/bench.sh), which boots baseline and patched in turn and compares
+ * them. Not part of make test: it asserts nothing about speed, only that
+ * every measurement ran.
+ *
+ * numapol.bench_reps (default 5): repetitions of each fault case;
+ * numapol.bench_writes (default 21): cpuset.mems writes per update case;
+ * numapol.bench_max_tasks (1000) and numapol.bench_max_vmas (100000): the
+ * largest sizes of the two sweeps.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kselftest.h"
+#include "bench.h"
+#include "fault.h"
+#include "update.h"
+
+void bench_print(const char *figure, const char *unit, double value)
+{
+	ksft_print_msg("bench %s %s %.6g\n", figure, unit, value);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double median(double *values, size_t n)
+{
+	qsort(values, n, sizeof(*values), compare_doubles);
+	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double maximum(const double *values, size_t n)
+{
+	double max = values[0];
+
+	for (size_t i = 1; i < n; i++)
+		if (values[i] > max)
+			max = values[i];
+	return max;
+}
+
+int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+int main(void)
+{
+	int reps = cmdline_number("numapol.bench_reps", 5);
+	int writes = cmdline_number("numapol.bench_writes", 21);
+	int max_tasks = cmdline_number("numapol.bench_max_tasks", 1000);
+	int max_vmas = cmdline_number("numapol.bench_max_vmas", 100000);
+	nodeset_t memory;
+
+	ksft_print_header();
+	if (read_nodeset("/sys/devices/system/node/has_memory", &memory) ||
+	    nodeset_weight(memory) < 4)
+		ksft_exit_skip("the benchmarks need 4 nodes with memory\n");
+	ksft_set_plan(3);
+	ksft_test_result(bench_faults(reps) == 0, "fault throughput\n");
+	ksft_test_result(bench_update_tasks(max_tasks, writes) == 0,
+			 "cpuset.mems write against tasks\n");
+	ksft_test_result(bench_update_vmas(max_vmas, writes) == 0,
+			 "cpuset.mems write against VMAs, slab per policy\n");
+	ksft_finished();
+}

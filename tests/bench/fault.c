@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "fault.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kselftest.h"
+#include "bench.h"
+#include "../lib/mpol.h"
+
+#define PAGES_PER_THREAD	4096	/* 16 MiB */
+#define MAX_THREADS		2
+#define NO_POLICY		(-1)
+/* The policies' nodes: {0,1}, as absolute or relative nodes. */
+#define POLICY_NODES		(NODE(0) | NODE(1))
+
+struct fault_case {
+	int mode;		/* NO_POLICY: none at all */
+	unsigned int flags;
+	bool vma;		/* mbind() the region, else set_mempolicy() */
+	int threads;
+};
+
+struct toucher {
+	const struct fault_case *c;
+	char *region;
+	double seconds;
+	int err;
+	pthread_barrier_t *start;
+};
+
+static void *touch_region(void *arg)
+{
+	struct toucher *t = arg;
+	nodeset_t nodes = POLICY_NODES;
+	double begin;
+
+	/* A task policy is per thread: each sets its own. */
+	if (t->c->mode != NO_POLICY && !t->c->vma &&
+	    set_mempolicy(t->c->mode | t->c->flags,
+			  t->c->mode == MPOL_LOCAL ? NULL : &nodes,
+			  NODESET_BITS))
+		t->err = errno;
+	pthread_barrier_wait(t->start);
+	begin = now_seconds();
+	for (size_t i = 0; i < PAGES_PER_THREAD; i++)
+		t->region[i * PAGE_SIZE] = 1;
+	t->seconds = now_seconds() - begin;
+	return NULL;
+}
+
+static char *map_region(const struct fault_case *c)
+{
+	size_t len = PAGES_PER_THREAD * PAGE_SIZE;
+	nodeset_t nodes = POLICY_NODES;
+	char *region = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (region == MAP_FAILED)
+		return NULL;
+	/* Small pages only: one fault per page, on both kernels. */
+	madvise(region, len, MADV_NOHUGEPAGE);
+	if (c->mode != NO_POLICY && c->vma &&
+	    mbind(region, len, c->mode | c->flags,
+		  c->mode == MPOL_LOCAL ? NULL : &nodes, NODESET_BITS, 0)) {
+		munmap(region, len);
+		return NULL;
+	}
+	return region;
+}
+
+/* Pages per second of one repetition, or a negative value on error. */
+static double fault_rate(const struct fault_case *c)
+{
+	struct toucher t[MAX_THREADS];
+	pthread_t threads[MAX_THREADS];
+	pthread_barrier_t start;
+	double slowest = 0;
+	int err = 0;
+
+	pthread_barrier_init(&start, NULL, c->threads);
+	for (int i = 0; i < c->threads; i++) {
+		t[i] = (struct toucher){ .c = c, .start = &start };
+		t[i].region = map_region(c);
+		if (!t[i].region)
+			err = -1;
+	}
+	for (int i = 0; !err && i < c->threads; i++)
+		pthread_create(&threads[i], NULL, touch_region, &t[i]);
+	for (int i = 0; !err && i < c->threads; i++) {
+		pthread_join(threads[i], NULL);
+		if (t[i].err)
+			err = -1;
+		if (t[i].seconds > slowest)
+			slowest = t[i].seconds;
+	}
+	for (int i = 0; i < c->threads; i++)
+		if (t[i].region)
+			munmap(t[i].region, PAGES_PER_THREAD * PAGE_SIZE);
+	pthread_barrier_destroy(&start);
+	return err ? -1 : c->threads * PAGES_PER_THREAD / slowest;
+}
+
+static const int modes[] = {
+	MPOL_BIND, MPOL_INTERLEAVE, MPOL_WEIGHTED_INTERLEAVE, MPOL_PREFERRED,
+	MPOL_PREFERRED_MANY,
+};
+static const unsigned int node_flags[] = {
+	0, MPOL_F_STATIC_NODES, MPOL_F_RELATIVE_NODES,
+};
+
+static int run_case(const struct fault_case *c, int reps)
+{
+	double rates[32];
+	char figure[128];
+
+	if (reps > 32)
+		reps = 32;
+	for (int r = 0; r < reps; r++) {
+		rates[r] = fault_rate(c);
+		if (rates[r] < 0) {
+			ksft_print_msg("fault case %s|%s failed\n",
+				       mpol_mode_name(c->mode),
+				       mpol_flags_name(c->flags));
+			return 1;
+		}
+	}
+	snprintf(figure, sizeof(figure), "fault/%s/%dt/%s/%s",
+		 c->vma ? "vma" : "task", c->threads,
+		 c->mode == NO_POLICY ? "none" : mpol_mode_name(c->mode),
+		 mpol_flags_name(c->flags));
+	bench_print(figure, "pages/s", median(rates, reps));
+	return 0;
+}
+
+int bench_faults(int reps)
+{
+	int failed = 0;
+
+	for (int threads = 1; threads <= MAX_THREADS; threads++) {
+		for (int vma = 0; vma <= 1; vma++) {
+			struct fault_case c = { .vma = vma, .threads = threads };
+
+			c.mode = NO_POLICY;
+			failed += run_case(&c, reps);
+			c.mode = MPOL_LOCAL;
+			failed += run_case(&c, reps);
+			for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+				for (int f = 0; f < 3; f++) {
+					c.mode = modes[m];
+					c.flags = node_flags[f];
+					failed += run_case(&c, reps);
+				}
+			}
+		}
+	}
+	return failed;
+}
