@@ -137,7 +137,15 @@ static int run_case(const struct fault_case *c, int reps)
 
 int bench_faults(int reps)
 {
+	struct fault_case warm_up = { .mode = NO_POLICY, .threads = MAX_THREADS };
 	int failed = 0;
+
+	/*
+	 * The first faults after boot run slower (the emulator translates
+	 * the fault path once, the buddy lists are fresh): not timed.
+	 */
+	for (int r = 0; r < reps; r++)
+		fault_rate(&warm_up);
 
 	for (int threads = 1; threads <= MAX_THREADS; threads++) {
 		for (int vma = 0; vma <= 1; vma++) {
