@@ -33,7 +33,7 @@ function resampled_median(f, k, n,    i, a) {
 NR > 1 {
 	if (!(($3) in unit)) { order[++figures] = $3; unit[$3] = $4 }
 	count[$3, $1]++
-	value[$3, $1, count[$3, $1]] = $5
+	value[$3, $1, count[$3, $1]] = $5 + 0	# numeric, not string, order
 }
 END {
 	srand(1)
