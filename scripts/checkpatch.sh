@@ -15,8 +15,8 @@ shopt -s nullglob
 series=("$REPO_DIR"/patches/[0-9]*.patch)
 [ ${#series[@]} -gt 0 ] || { echo "no patches"; exit 0; }
 
-# Debian's python3, which has python3-ply for the SPDX check, even when
-# another python3 comes first in PATH.
+# Debian's python3, which has python3-ply and python3-git for the SPDX
+# check, even when another python3 comes first in PATH.
 rc=0
 PATH=/usr/bin:$PATH "$KSRC/scripts/checkpatch.pl" --strict --terse --show-types \
 	--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "${series[@]}" || rc=$?

@@ -10,7 +10,7 @@ set -euo pipefail
 PACKAGES=(
 	linux-source-6.12 qemu-system-x86 busybox-static libnuma-dev
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
-	ccache python3 python3-ply perl gnuplot-nox
+	ccache python3 python3-ply python3-git perl gnuplot-nox
 )
 
 missing=()
