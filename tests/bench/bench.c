@@ -10,8 +10,6 @@
  * numapol.bench_max_tasks (1000) and numapol.bench_max_vmas (100000): the
  * largest sizes of the two sweeps.
  */
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,15 +44,6 @@ double maximum(const double *values, size_t n)
 		if (values[i] > max)
 			max = values[i];
 	return max;
-}
-
-int pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
 int main(void)

@@ -19,7 +19,5 @@ void bench_print(const char *figure, const char *unit, double value);
 /* Sorts @values in place. */
 double median(double *values, size_t n);
 double maximum(const double *values, size_t n);
-/* Pin the calling thread to one CPU; 0 or -errno. */
-int pin_to_cpu(int cpu);
 
 #endif

@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "../lib/cpuset.h"
 #include "../lib/mpol.h"
+#include "../lib/placement.h"
 
 #define MAX_WRITES	101
 #define MAX_HOLDERS	1000

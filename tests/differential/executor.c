@@ -2,7 +2,6 @@
 #include "executor.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "../lib/mpol.h"
+#include "../lib/placement.h"
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
@@ -204,12 +204,8 @@ static void *map_region(unsigned long page_number, size_t npages)
 static void subject(struct executor *ex, const struct op *ops, int n)
 {
 	struct record *rec = ex->record;
-	cpu_set_t cpus;
 
-	CPU_ZERO(&cpus);
-	CPU_SET(ex->cpu, &cpus);
-	if (cpuset_attach(&ex->cs, getpid()) ||
-	    sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	if (cpuset_attach(&ex->cs, getpid()) || pin_to_cpu(ex->cpu) ||
 	    !map_region(ex->topo->vma_region, MODEL_PAGES) ||
 	    !map_region(ex->topo->task_region, QUERY_PAGES)) {
 		snprintf(rec->failure, sizeof(rec->failure),

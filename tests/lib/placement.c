@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "placement.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,15 @@ int pin_to_node(int node)
 		if (cpus & NODE(cpu))
 			CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? -1 : 0;
+}
+
+int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
 bool placement_from_node_ok(const struct policy_expectation *want, int node,

@@ -30,6 +30,9 @@ bool placement_ok(const struct policy_expectation *want,
  */
 int pin_to_node(int node);
 
+/* Run the calling thread on @cpu only; 0 or -errno. */
+int pin_to_cpu(int cpu);
+
 /*
  * Pages touched from a CPU of @node under BIND or PREFERRED_MANY: all on
  * @node when @want may land there, else on nodes it may land on.
