@@ -5,6 +5,7 @@
 #   baseline      pristine 6.12 as Debian ships it
 #   patched       baseline + patches/ (the series)
 #   debug         patched + configs/debug.config
+#   kcsan         patched + configs/kcsan.config
 #   mutant-NAME   patched + mutants/NAME.patch
 #   series-K      baseline + the first K patches of the series
 #
@@ -15,7 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|mutant-NAME" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|kcsan|mutant-NAME" >&2; exit 2; }
 flavour=$1
 
 series=()
@@ -29,9 +30,9 @@ fragments=("$REPO_DIR/configs/base.config")
 case $flavour in
 baseline) patches=() ;;
 patched) patches=("${series[@]+"${series[@]}"}") ;;
-debug)
+debug | kcsan)
 	patches=("${series[@]+"${series[@]}"}")
-	fragments+=("$REPO_DIR/configs/debug.config")
+	fragments+=("$REPO_DIR/configs/$flavour.config")
 	;;
 series-[0-9]*)
 	count=${flavour#series-}

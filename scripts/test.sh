@@ -5,8 +5,9 @@
 #
 # Environment: FLAVOURS (default "patched debug"), SUITES, NODES, MEMLESS,
 # and those of boot.sh; WIDE_SEQS (default 200, 0 for none): differential
-# sequences in an extra run on 8 nodes with a memoryless one. V=1 shows
-# everything.
+# sequences in an extra run on 8 nodes with a memoryless one; KCSAN_STRESS
+# (default 1, 0 for none): the stress suite once more on the kcsan flavour.
+# V=1 shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -67,6 +68,16 @@ if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* &&
 	NODES=8 MEMLESS=5 SUITES=differential \
 		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run patched
 	judge "$RUN" "$(flavour_name patched), 8 nodes, node 5 memoryless"
+fi
+
+# The stress suite under KCSAN: a data race on a policy or on the nodes an
+# allocation uses is a report, and any report fails the run.
+KCSAN_STRESS=${KCSAN_STRESS:-1}
+if [[ $KCSAN_STRESS != 0 && ",$SUITES," == *,stress,* &&
+	" $FLAVOURS " == *" patched "* ]]; then
+	build_flavour kcsan
+	SUITES=stress boot_run kcsan
+	judge "$RUN" "$(flavour_name kcsan)"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -252,7 +252,8 @@ static int measure(struct update_bench *b, const char *kind, long size)
 	return 0;
 }
 
-static int bench_open(struct update_bench *b, int writes)
+static int bench_open(struct update_bench *b, int writes,
+		      enum cgroup_version version)
 {
 	memset(b, 0, sizeof(*b));
 	if (writes > MAX_WRITES)
@@ -265,7 +266,7 @@ static int bench_open(struct update_bench *b, int writes)
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (b->watch == MAP_FAILED)
 		return -1;
-	return cpuset_create(&b->cs, CGROUP_V2, "bench", b->memory);
+	return cpuset_create(&b->cs, version, "bench", b->memory);
 }
 
 static void bench_close(struct update_bench *b)
@@ -281,7 +282,7 @@ int bench_update_tasks(int max_tasks, int writes)
 
 	if (max_tasks > MAX_HOLDERS)
 		max_tasks = MAX_HOLDERS;
-	if (bench_open(&b, writes))
+	if (bench_open(&b, writes, CGROUP_V2))
 		return 1;
 	for (long tasks = 1; tasks <= max_tasks; tasks *= 10) {
 		if (pipe(b.hold)) {
@@ -341,18 +342,27 @@ static int measure_policy_memory(struct update_bench *b, long vmas)
 	return 0;
 }
 
-int bench_update_vmas(int max_vmas, int writes)
+/*
+ * cgroup v2 migrates a task's pages on every cpuset.mems write (its
+ * memory_migrate is always on), which walks every VMA whether it has a
+ * policy or not. v1 does not by default: "vmas-v1" is what the policies
+ * alone cost a write.
+ */
+static const struct {
+	enum cgroup_version version;
+	const char *kind;
+} vma_hierarchies[] = {
+	{ CGROUP_V2, "vmas" },
+	{ CGROUP_V1, "vmas-v1" },
+};
+
+static int update_vmas_in(enum cgroup_version version, const char *kind,
+			  int max_vmas, int writes)
 {
 	struct update_bench b;
-	char old_max[32], new_max[32];
 	int failed = 0;
 
-	if (bench_open(&b, writes))
-		return 1;
-	/* A process may map 65530 VMAs by default. */
-	snprintf(new_max, sizeof(new_max), "%d", 2 * max_vmas + 65530);
-	if (read_text(MAX_MAP_COUNT, old_max, sizeof(old_max)) ||
-	    write_text(MAX_MAP_COUNT, new_max))
+	if (bench_open(&b, writes, version))
 		return 1;
 	for (long vmas = 1; vmas <= max_vmas; vmas *= 10) {
 		if (vmas == 10)
@@ -361,11 +371,29 @@ int bench_update_vmas(int max_vmas, int writes)
 			failed++;
 			break;
 		}
-		failed += measure(&b, "vmas", vmas);
+		failed += measure(&b, kind, vmas);
 		release_holders(&b);
 	}
-	failed += measure_policy_memory(&b, max_vmas);
-	write_text(MAX_MAP_COUNT, old_max);
+	if (version == CGROUP_V2)
+		failed += measure_policy_memory(&b, max_vmas);
 	bench_close(&b);
+	return failed;
+}
+
+int bench_update_vmas(int max_vmas, int writes)
+{
+	char old_max[32], new_max[32];
+	int failed = 0;
+
+	/* A process may map 65530 VMAs by default. */
+	snprintf(new_max, sizeof(new_max), "%d", 2 * max_vmas + 65530);
+	if (read_text(MAX_MAP_COUNT, old_max, sizeof(old_max)) ||
+	    write_text(MAX_MAP_COUNT, new_max))
+		return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(vma_hierarchies); i++)
+		failed += update_vmas_in(vma_hierarchies[i].version,
+					 vma_hierarchies[i].kind,
+					 max_vmas, writes);
+	write_text(MAX_MAP_COUNT, old_max);
 	return failed;
 }
