@@ -30,7 +30,9 @@ csv=$report/results.csv
 echo "kernel,boot,figure,unit,value" >"$csv"
 # The compiler's answer, the same in every boot.
 for kernel in $KERNELS; do
-	echo "$kernel,0,memory/sizeof_struct_mempolicy,bytes,$("$REPO_DIR/scripts/mempolicy-size.sh" "$kernel")" >>"$csv"
+	for struct in mempolicy task_struct; do
+		echo "$kernel,0,memory/sizeof_struct_$struct,bytes,$("$REPO_DIR/scripts/struct-size.sh" "$kernel" "$struct")" >>"$csv"
+	done
 done
 
 status=0
