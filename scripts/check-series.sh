@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every prefix of the series builds and boots: apply the first K patches
 # for K = 1..N in one tree, build, boot with the topology suite, and judge
-# the run (KUnit too, once its patch is in).
+# the run (KUnit too, once its patch is in). FIRST=K starts at the K-th
+# prefix (default 1).
 # Exit 0 when every prefix passes, 1 otherwise, 2 on a harness error.
 # Usage: scripts/check-series.sh
 set -euo pipefail
@@ -13,7 +14,7 @@ count=$(find "$REPO_DIR/patches" -name '[0-9]*.patch' ! -name '0000-*' | grep -c
 
 prepare_host
 status=0
-for ((k = 1; k <= count; k++)); do
+for ((k = ${FIRST:-1}; k <= count; k++)); do
 	build_flavour "series-$k"
 	boot_run "series-$k"
 	"$REPO_DIR/scripts/check-run.sh" "$RUN" || status=1
