@@ -29,11 +29,49 @@ kernel_problem() {
 }
 
 # Kernel splats: any of these fails the run, whatever the tests said.
+# KCSAN reports are judged apart, below.
 splats='Kernel panic|Oops:|WARNING:|BUG:|general protection fault|UBSAN:'
 splats+='|INFO: task .* blocked for more than|rcu: INFO: .* detected stall'
-if grep -Eq "$splats" "$console"; then
+if grep -Ev 'BUG: KCSAN:' "$console" | grep -Eq "$splats"; then
 	kernel_problem "kernel splat in the console:"
-	grep -E "$splats" "$console" | head -n 5 | sed 's/^/      /'
+	grep -Ev 'BUG: KCSAN:' "$console" | grep -E "$splats" | head -n 5 |
+		sed 's/^/      /'
+fi
+# KCSAN: a data race in the code the series owns or touches fails the run:
+# any report that names a function of mm/mempolicy.c (from the flavour's
+# own object) or one of the series' functions elsewhere. Other reports are
+# the page allocator's and the rest of the kernel's known benign races:
+# counted, kept in RUN_DIR/kcsan.other, not judged.
+if grep -q 'BUG: KCSAN:' "$console"; then
+	flavour=$(sed -n 's/^flavour=//p' "$run/run.info")
+	object=$(build_dir "$flavour")/mm/mempolicy.o
+	[ -r "$object" ] || die "cannot read $object to judge KCSAN reports"
+	series_symbols=$({
+		nm --defined-only "$object" | awk '$2 ~ /^[tT]$/ { print $3 }'
+		printf '%s\n' cpuset_change_task_nodemask cpuset_update_tasks_nodemask \
+			cpuset_attach policy_mbind_nodemask show_numa_map
+	} | sort -u)
+	awk -v symbols="$series_symbols" '
+		BEGIN { n = split(symbols, s, "\n"); for (i = 1; i <= n; i++) ours[s[i]] = 1 }
+		{ sub(/\r$/, "") }
+		/BUG: KCSAN:/ { inside = 1; report = ""; mine = 0 }
+		inside {
+			report = report $0 "\n"
+			for (w = 1; w <= NF; w++) { f = $w; sub(/\+.*/, "", f); if (f in ours) mine = 1 }
+		}
+		inside && /^\[ *[0-9.]+\] =+$/ && report ~ /Reported by/ {
+			print (mine ? "SERIES" : "OTHER") > "/dev/stderr"
+			printf "%s", report > (mine ? RUN "/kcsan.series" : RUN "/kcsan.other")
+			inside = 0
+		}' RUN="$run" "$console" 2>"$run/kcsan.verdicts"
+	if grep -q SERIES "$run/kcsan.verdicts"; then
+		kernel_problem "KCSAN data race in the series' code ($(grep -c SERIES "$run/kcsan.verdicts") reports, $run/kcsan.series):"
+		grep -a 'BUG: KCSAN:' "$run/kcsan.series" | head -n 3 | sed 's/^/      /'
+	fi
+	if grep -q OTHER "$run/kcsan.verdicts"; then
+		echo "    KCSAN: $(grep -c OTHER "$run/kcsan.verdicts") report(s) outside the series' code, not judged ($run/kcsan.other):"
+		grep -a 'BUG: KCSAN:' "$run/kcsan.other" | sort -u | head -n 3 | sed 's/^/      /'
+	fi
 fi
 if [ "${EXPECT_OOM:-0}" != 1 ] && grep -Eq 'invoked oom-killer|Out of memory' "$console"; then
 	kernel_problem "unexpected OOM kill:"
