@@ -3,7 +3,7 @@
 #
 #   make test       build what the tests need, run the whole suite
 #   make run        the LWN scenario on baseline and patched, side by side
-#   make kernel FLAVOUR=baseline|patched|debug|mutant-NAME
+#   make kernel FLAVOUR=baseline|patched|debug|kcsan|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
 #   make selftest   show that a failing test and a kernel WARNING fail a run
 #   make mutants    the kill matrix: the suites on every mutant, the stress
