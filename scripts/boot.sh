@@ -13,6 +13,9 @@
 #   SUITE_TIMEOUT=S    guest timeout per suite (default 600)
 #   ACCEL=auto|tcg|kvm auto uses KVM only if a probe boot with it works
 #   CMDLINE=...        appended to the kernel command line
+#   ICOUNT=1           TCG with guest time counting instructions (one a
+#                      ns, idle time skipped), so that timings do not
+#                      depend on the host's load; slower, one vCPU at a time
 # Usage: scripts/boot.sh FLAVOUR RUN_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +24,7 @@ set -euo pipefail
 flavour=$1 run_dir=$2
 NODES=${NODES:-4} MEMLESS=${MEMLESS:-} NODE_MEM=${NODE_MEM:-512}
 SUITES=${SUITES:-topology} SUITE_TIMEOUT=${SUITE_TIMEOUT:-600}
-ACCEL=${ACCEL:-auto}
+ACCEL=${ACCEL:-auto} ICOUNT=${ICOUNT:-0}
 
 kernel=$(build_dir "$flavour")/arch/x86/boot/bzImage
 initramfs=$OUT_DIR/guest/initramfs.cpio
@@ -67,6 +70,9 @@ qemu_cmd() {
 		"${numa[@]}" -kernel "$kernel" -initrd "$initramfs"
 		-append "$2" -nodefaults -no-reboot -nographic
 		-serial stdio -serial "file:$3")
+	if [ "$1" = tcg ] && [ "$ICOUNT" = 1 ]; then
+		QEMU+=(-icount shift=0,sleep=on)
+	fi
 }
 
 # /dev/kvm may exist and still not boot guests: try it once per host
@@ -86,10 +92,11 @@ probe_kvm() {
 	cat "$cache"
 }
 case $ACCEL in
-auto) accel=$(probe_kvm) ;;
+auto) if [ "$ICOUNT" = 1 ]; then accel=tcg; else accel=$(probe_kvm); fi ;;
 tcg | kvm) accel=$ACCEL ;;
 *) die "ACCEL must be auto, tcg or kvm" ;;
 esac
+[ "$ICOUNT" != 1 ] || [ "$accel" = tcg ] || die "ICOUNT=1 needs TCG"
 
 mkdir -p "$run_dir"
 nsuites=$(echo "$SUITES" | tr , '\n' | grep -c . || true)
@@ -100,6 +107,7 @@ flavour=$(flavour_name "$flavour")
 nodes=$NODES
 memless=${MEMLESS:-none}
 accel=$accel
+icount=$ICOUNT
 suites=$SUITES
 cmdline=$cmdline
 INFO

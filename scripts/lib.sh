@@ -60,7 +60,7 @@ flavour_name() {
 	local flavour=$1
 	if [ -n "${EXTRA_PATCHES:-}${EXTRA_CONFIG:-}" ]; then
 		# shellcheck disable=SC2086 # lists of paths
-		flavour=$flavour+extra-$(cat $EXTRA_PATCHES $EXTRA_CONFIG | sha256sum | cut -c1-8)
+		flavour=$flavour+extra-$(cat ${EXTRA_PATCHES:-} ${EXTRA_CONFIG:-} | sha256sum | cut -c1-8)
 	fi
 	echo "$flavour"
 }

@@ -14,7 +14,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,differential,stress}
+export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,differential,migration,stress}
 
 # add_counts P F S: add to the totals.
 add_counts() {

@@ -102,6 +102,13 @@ int cpuset_attach(const struct cpuset *cs, pid_t pid)
 	return knob_write(cs->dir, "cgroup.procs", text);
 }
 
+int cpuset_migrate_on_change(const struct cpuset *cs)
+{
+	if (cs->version == CGROUP_V2)
+		return 0;
+	return knob_write(cs->dir, "cpuset.memory_migrate", "1");
+}
+
 /* Cgroups in the cpuset's hierarchy, dying ones included (/proc/cgroups). */
 static int cpuset_cgroups(void)
 {

@@ -24,6 +24,11 @@ int cpuset_create(struct cpuset *cs, enum cgroup_version version,
 		  const char *name, nodeset_t mems);
 int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems);
 int cpuset_attach(const struct cpuset *cs, pid_t pid);
+/*
+ * Make cpuset.mems changes move the tasks' pages: v1's
+ * cpuset.memory_migrate (v2 always does). Returns 0 or -errno.
+ */
+int cpuset_migrate_on_change(const struct cpuset *cs);
 /* Move every task back to the root, remove the cpuset. */
 int cpuset_destroy(const struct cpuset *cs);
 

@@ -191,13 +191,8 @@ FIXTURE_SETUP(stress)
 	err = cpuset_create(&self->cs, variant->cgroup, "stress",
 			    variant->sets[0]);
 	ASSERT_EQ(0, err) TH_LOG("creating the cpuset: %s", strerror(-err));
-	if (variant->v1_migrate) {
-		char knob[300];
-
-		snprintf(knob, sizeof(knob), "%s/cpuset.memory_migrate",
-			 self->cs.dir);
-		ASSERT_EQ(0, write_text(knob, "1"));
-	}
+	if (variant->v1_migrate)
+		ASSERT_EQ(0, cpuset_migrate_on_change(&self->cs));
 	if (variant->memory == PAGECACHE) {
 		ASSERT_EQ(0, mkdir(RAMFS_DIR, 0755) && errno != EEXIST ? -1 : 0);
 		ASSERT_EQ(0, mount("ramfs", RAMFS_DIR, "ramfs", 0, NULL));
