@@ -49,7 +49,7 @@ if grep -q 'BUG: KCSAN:' "$console"; then
 	series_symbols=$({
 		nm --defined-only "$object" | awk '$2 ~ /^[tT]$/ { print $3 }'
 		printf '%s\n' cpuset_change_task_nodemask cpuset_update_tasks_nodemask \
-			cpuset_attach policy_mbind_nodemask show_numa_map
+			cpuset_attach policy_mbind_nodemask show_numa_map walk_page_range
 	} | sort -u)
 	awk -v symbols="$series_symbols" '
 		BEGIN { n = split(symbols, s, "\n"); for (i = 1; i <= n; i++) ours[s[i]] = 1 }
