@@ -101,6 +101,8 @@ esac
 mkdir -p "$run_dir"
 nsuites=$(echo "$SUITES" | tr , '\n' | grep -c . || true)
 host_timeout=$((SUITE_TIMEOUT * nsuites + 120))
+# A counted guest second (10^9 instructions) takes the emulator many.
+[ "$ICOUNT" = 1 ] && host_timeout=$((host_timeout * 10))
 cat >"$run_dir/run.info" <<INFO
 release=$(kernel_release)
 flavour=$(flavour_name "$flavour")
