@@ -38,10 +38,12 @@ if grep -Ev 'BUG: KCSAN:' "$console" | grep -Eq "$splats"; then
 		sed 's/^/      /'
 fi
 # KCSAN: a data race in the code the series owns or touches fails the run:
-# any report that names a function of mm/mempolicy.c (from the flavour's
-# own object) or one of the series' functions elsewhere. Other reports are
-# the page allocator's and the rest of the kernel's known benign races:
-# counted, kept in RUN_DIR/kcsan.other, not judged.
+# a report whose racing accesses are in a function of mm/mempolicy.c (from
+# the flavour's own object) or in one of the series' functions elsewhere,
+# judged by the top three frames of each access (deeper frames are only
+# callers). Other reports, and the one upstream race between
+# cpuset_change_task_nodemask() and cpuset_nodemask_valid_mems_allowed(),
+# are counted, kept in RUN_DIR/kcsan.other, not judged.
 if grep -q 'BUG: KCSAN:' "$console"; then
 	flavour=$(sed -n 's/^flavour=//p' "$run/run.info")
 	object=$(build_dir "$flavour")/mm/mempolicy.o
@@ -54,16 +56,25 @@ if grep -q 'BUG: KCSAN:' "$console"; then
 	awk -v symbols="$series_symbols" '
 		BEGIN { n = split(symbols, s, "\n"); for (i = 1; i <= n; i++) ours[s[i]] = 1 }
 		{ sub(/\r$/, "") }
-		/BUG: KCSAN:/ { inside = 1; report = ""; mine = 0 }
+		/BUG: KCSAN:/ { inside = 1; report = ""; mine = 0; depth = 99 }
 		inside {
 			report = report $0 "\n"
-			for (w = 1; w <= NF; w++) { f = $w; sub(/\+.*/, "", f); if (f in ours) mine = 1 }
+			# The racing accesses: the top frames of each stack.
+			if (/ to 0x[0-9a-f]+ of [0-9]+ bytes by /) depth = 0
+			else if ($NF ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+$/ && ++depth <= ACCESS_FRAMES) {
+				f = $NF; sub(/\+.*/, "", f); if (f in ours) mine = 1
+			} else if ($NF !~ /\+0x/) depth = 99
 		}
 		inside && /^\[ *[0-9.]+\] =+$/ && report ~ /Reported by/ {
+			# Upstream 6.12 reads current->mems_allowed outside
+			# mems_allowed_seq there; the series leaves both sides.
+			if (report ~ /cpuset_nodemask_valid_mems_allowed/ &&
+			    report ~ /cpuset_change_task_nodemask/)
+				mine = 0
 			print (mine ? "SERIES" : "OTHER") > "/dev/stderr"
 			printf "%s", report > (mine ? RUN "/kcsan.series" : RUN "/kcsan.other")
 			inside = 0
-		}' RUN="$run" "$console" 2>"$run/kcsan.verdicts"
+		}' RUN="$run" ACCESS_FRAMES=3 "$console" 2>"$run/kcsan.verdicts"
 	if grep -q SERIES "$run/kcsan.verdicts"; then
 		kernel_problem "KCSAN data race in the series' code ($(grep -c SERIES "$run/kcsan.verdicts") reports, $run/kcsan.series):"
 		grep -a 'BUG: KCSAN:' "$run/kcsan.series" | head -n 3 | sed 's/^/      /'
