@@ -18,6 +18,7 @@
 #include "kselftest_harness.h"
 #include "../lib/cpuset.h"
 #include "../lib/mpol.h"
+#include "../lib/semantics.h"
 
 #define TOUCHED_PAGES	64
 /*
@@ -75,14 +76,9 @@ CASES(V1, DISJOINT);
  */
 static int remapped(int node, nodeset_t from, nodeset_t to)
 {
-	int rank = nodeset_weight(from & (NODE(node) - 1));
-
 	if (nodeset_weight(from) != nodeset_weight(to) && (to & NODE(node)))
 		return node;
-	rank %= nodeset_weight(to);
-	while (rank--)
-		to &= to - 1;
-	return nodeset_first(to);
+	return nodeset_first(nodeset_remap(NODE(node), from, to));
 }
 
 /* The region of @layout, not touched yet; MAP_FAILED on error. */
