@@ -47,10 +47,6 @@ mutant-*)
 	;;
 *) die "unknown flavour '$flavour'" ;;
 esac
-# Options that only exist once the whole series is applied.
-if [ ${#patches[@]} -ge ${#series[@]} ] && [ ${#series[@]} -gt 0 ]; then
-	fragments+=("$REPO_DIR/configs/series.config")
-fi
 for frag in ${EXTRA_CONFIG:-}; do
 	[ -r "$frag" ] || die "EXTRA_CONFIG: cannot read $frag"
 	fragments+=("$(readlink -f "$frag")")
@@ -59,6 +55,15 @@ for p in ${EXTRA_PATCHES:-}; do
 	[ -r "$p" ] || die "EXTRA_PATCHES: cannot read $p"
 	patches+=("$(readlink -f "$p")")
 done
+
+# series_options_defined TREE: every option of configs/series.config has
+# a Kconfig entry in TREE.
+series_options_defined() {
+	local opt
+	for opt in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$REPO_DIR/configs/series.config"); do
+		grep -rqx --include='Kconfig*' "config $opt" "$1" || return 1
+	done
+}
 
 name=$(flavour_name "$flavour")
 src=$(src_dir "$flavour")
@@ -92,6 +97,12 @@ git -C "$src" log --oneline base..HEAD
 
 # 2. Config: tinyconfig + fragments, and every requested option must
 #    survive olddefconfig. .config is replaced only when it changed.
+#    configs/series.config holds options that a patch of the series adds:
+#    merged once the tree defines them, so that a prefix of the series
+#    runs the KUnit test from the patch that adds it on.
+if series_options_defined "$src"; then
+	fragments+=("$REPO_DIR/configs/series.config")
+fi
 next=$build/.config.next
 make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" tinyconfig
 KCONFIG_CONFIG=$next "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
