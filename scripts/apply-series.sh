@@ -57,11 +57,15 @@ for p in ${EXTRA_PATCHES:-}; do
 done
 
 # series_options_defined TREE: every option of configs/series.config has
-# a Kconfig entry in TREE.
+# a Kconfig entry among the files git tracks in TREE. A failing git grep is a
+# harness error, not "undefined": that would drop the option silently.
 series_options_defined() {
-	local opt
+	local opt rc
 	for opt in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$REPO_DIR/configs/series.config"); do
-		grep -rqx --include='Kconfig*' "config $opt" "$1" || return 1
+		rc=0
+		git -C "$1" grep -q "^config $opt\$" -- '*Kconfig*' || rc=$?
+		[ "$rc" -le 1 ] || die "git grep failed in $1"
+		[ "$rc" = 0 ] || return 1
 	done
 }
 
