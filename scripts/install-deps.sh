@@ -1,17 +1,19 @@
 #!/bin/bash
 # Install the Debian packages the build, the guest, the tests and the
 # benchmark report need, when they are missing.
-# Usage: scripts/install-deps.sh
+# "matrix" adds the compilers and checkers of `make matrix`.
+# Usage: scripts/install-deps.sh [matrix]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+[ $# -eq 0 ] || [ "$*" = matrix ] || { echo "usage: $0 [matrix]" >&2; exit 2; }
 
 PACKAGES=(
 	linux-source-6.12 qemu-system-x86 busybox-static libnuma-dev
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
 	ccache python3 python3-ply python3-git perl gnuplot-nox
 )
+[ "$*" = matrix ] && PACKAGES+=(sparse clang lld llvm gcc-aarch64-linux-gnu)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -14,7 +14,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,fuzz,differential,migration,stress}
+export SUITES=${SUITES:-topology,conformance,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
 
 # add_counts P F S: add to the totals.
 add_counts() {
@@ -35,6 +35,15 @@ judge() {
 
 prepare_host
 status=0 passed=0 failed=0 skipped=0
+# The run judge on canned runs (tests/judge), on the host, before any
+# guest run depends on it.
+rc=0
+step "run judge on canned runs (host)" "$OUT_DIR/logs/check-run-test.log" \
+	"$REPO_DIR/scripts/check-run-test.sh" || rc=$?
+[ "$rc" = 2 ] && exit 2
+[ "$rc" = 0 ] || status=1
+# shellcheck disable=SC2046 # the three counts
+add_counts $(tail -n 1 "$OUT_DIR/logs/check-run-test.log")
 # The series' style is part of the suite: a finding is a failed test.
 if step "checkpatch --strict" "$OUT_DIR/logs/checkpatch.log" \
 	"$REPO_DIR/scripts/checkpatch.sh"; then
