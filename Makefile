@@ -5,11 +5,13 @@
 #   make run        the LWN scenario on baseline and patched, side by side
 #   make kernel FLAVOUR=baseline|patched|debug|kcsan|mutant-NAME
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
-#   make selftest   show that a failing test and a kernel WARNING fail a run
+#                   that flavour alone: no 8-node or kcsan extra run
+#   make selftest   show that a failing test and a kernel WARNING fail a run,
+#                   and that Ctrl-C during a boot leaves no guest behind
 #   make mutants    the kill matrix: the suites on every mutant, the stress
 #                   suite RUNS=10 times on those it hunts
 #   make stress     the stress suite alone, STRESS_SECONDS per case
-#                   (default 45: about 10 minutes), on FLAVOURS
+#                   (default 45: about 10 minutes), on FLAVOURS only
 #   make fuzz       the syscall and cpuset.mems fuzzer alone, FUZZ_SECONDS
 #                   (default 600) with SEED (default 1), on debug
 #   make fuzz-semantics   the differential suite alone: SEQS (default
@@ -19,10 +21,13 @@
 #   make bench      benchmarks: baseline and patched booted in turn, BOOTS
 #                   (default 5) times each; report in out/bench/
 #   make check-series   every prefix of the series builds and boots
+#   make matrix     baseline and the series under the build robot's
+#                   configurations (configs/matrix.rows), W=1 and sparse
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
 #
-# V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top.
+# V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top
+# (git format-patch output or plain diffs).
 SHELL := /bin/bash
 FLAVOUR ?= patched
 STRESS_SECONDS ?= 45
@@ -54,8 +59,11 @@ check-series:
 mutants:
 	scripts/mutants.sh
 
+# The targets that run a part of the suite on the flavours they name leave
+# out test.sh's extra runs (the 8-node differential run, the stress suite
+# on kcsan): those belong to make test.
 stress:
-	FLAVOURS="$(FLAVOURS)" SUITES=stress SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
+	FLAVOURS="$(FLAVOURS)" SUITES=stress KCSAN_STRESS=0 SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
 		CMDLINE="numapol.stress_seconds=$(STRESS_SECONDS)" scripts/test.sh
 
 fuzz:
@@ -70,10 +78,13 @@ fuzz-semantics:
 bench:
 	scripts/bench.sh
 
+matrix:
+	scripts/matrix.sh
+
 model-test:
 	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
 
 boot:
-	FLAVOURS=$(FLAVOUR) scripts/test.sh
+	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench matrix

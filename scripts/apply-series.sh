@@ -9,8 +9,9 @@
 #   mutant-NAME   patched + mutants/NAME.patch
 #   series-K      baseline + the first K patches of the series
 #
-# EXTRA_PATCHES="a.patch b.patch" applies further patches on top; the
-# flavour then gets a build of its own (see flavour_name in lib.sh).
+# EXTRA_PATCHES="a.patch b.patch" applies further patches on top, mail
+# from git format-patch or plain diffs; the flavour then gets a build of
+# its own (see flavour_name in lib.sh).
 # EXTRA_CONFIG="x.config" merges further config fragments.
 # Usage: scripts/apply-series.sh FLAVOUR
 set -euo pipefail
@@ -69,6 +70,22 @@ series_options_defined() {
 	done
 }
 
+# apply_patch PATCH: commit PATCH in the worktree. git am takes mail (git
+# format-patch output); a plain diff, with no "From " or "Subject:" line
+# before its first diff, is no mail to it, so it goes through git apply
+# and is committed with its file name as the subject, by the tree's
+# identity, the one git am commits with.
+apply_patch() {
+	# shellcheck disable=SC2016 # sed's last line, $
+	if sed -n -e '/^\(From \|Subject:\)/q0' -e '/^\(diff \|--- \)/q1' \
+		-e '$q1' "$1"; then
+		git -C "$src" am -q "$1"
+	else
+		git -C "$src" apply --index "$1" &&
+			git -C "$src" commit -q -m "$(basename "$1")"
+	fi
+}
+
 name=$(flavour_name "$flavour")
 src=$(src_dir "$flavour")
 build=$(build_dir "$flavour")
@@ -92,7 +109,7 @@ if [ "$(cat "$build/patches.key" 2>/dev/null)" != "$key" ]; then
 	git -C "$src" checkout -q -f --detach base
 	for p in "${patches[@]+"${patches[@]}"}"; do
 		echo "applying $(basename "$p")"
-		git -C "$src" am -q "$p" ||
+		apply_patch "$p" ||
 			die "$(basename "$p") does not apply to Linux $release ($name)"
 	done
 	echo "$key" >"$build/patches.key"

@@ -71,28 +71,69 @@ qemu_cmd() {
 		-append "$2" -nodefaults -no-reboot -nographic
 		-serial stdio -serial "file:$3")
 	if [ "$1" = tcg ] && [ "$ICOUNT" = 1 ]; then
+		# shellcheck disable=SC2054 # QEMU's own commas
 		QEMU+=(-icount shift=0,sleep=on)
 	fi
 }
 
+# run_guest SECONDS: run QEMU (the array) under timeout, which kills it
+# after SECONDS (KILLs it 10 s later); returns timeout's status. In the
+# background, so that the traps below run as soon as a signal comes, not
+# when the guest is done.
+run_guest() {
+	timeout -k 10 "$1" "${QEMU[@]}" </dev/null 2>&1 &
+	wait $!
+}
+
+# timeout puts QEMU in a process group of its own, which a Ctrl-C on the
+# terminal does not reach: pass INT, TERM and HUP on to timeout (it passes
+# them on to QEMU), wait for the guest to go, then die of the same signal,
+# so that the callers stop too rather than go on to the next step. Any
+# other way out stops the guest as well.
+# stop_guest SIGNAL: send it to the running guest, if any, and wait.
+# shellcheck disable=SC2317 # run by the traps
+stop_guest() {
+	local pids
+	pids=$(jobs -p)
+	[ -n "$pids" ] || return 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -"$1" $pids 2>/dev/null || true
+	# Not a bare wait: with V=1 it would wait for tee, which waits for
+	# this shell to close its end of the pipe.
+	# shellcheck disable=SC2086
+	wait $pids || true
+}
+# shellcheck disable=SC2317 # run by the traps
+on_signal() {
+	stop_guest "$1"
+	trap - "$1" EXIT
+	kill -"$1" $$
+}
+trap 'stop_guest TERM' EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+
 # /dev/kvm may exist and still not boot guests: try it once per host
-# kernel and QEMU version, and remember the answer.
+# kernel and QEMU version, and remember the answer, in accel. Not in a
+# command substitution, whose subshell would not stop the probe's guest.
 probe_kvm() {
-	local cache
+	local cache answer=tcg
 	cache=$CACHE_DIR/kvm-probe.$(uname -r).$(qemu-system-x86_64 --version | head -1 | tr -c 'a-zA-Z0-9.\n' _)
 	if [ ! -r "$cache" ]; then
 		qemu_cmd kvm "console=ttyS0 panic=-1 numapol.suites=" /dev/null
-		if [ -w /dev/kvm ] && timeout 20 "${QEMU[@]}" </dev/null 2>&1 |
-			grep -q 'numapol-init: done'; then
-			echo kvm >"$cache"
-		else
-			echo tcg >"$cache"
+		if [ -w /dev/kvm ]; then
+			run_guest 20 >"$cache.log" || true
+			if grep -q 'numapol-init: done' "$cache.log"; then
+				answer=kvm
+			fi
 		fi
+		echo "$answer" >"$cache"
 	fi
-	cat "$cache"
+	accel=$(cat "$cache")
 }
 case $ACCEL in
-auto) if [ "$ICOUNT" = 1 ]; then accel=tcg; else accel=$(probe_kvm); fi ;;
+auto) if [ "$ICOUNT" = 1 ]; then accel=tcg; else probe_kvm; fi ;;
 tcg | kvm) accel=$ACCEL ;;
 *) die "ACCEL must be auto, tcg or kvm" ;;
 esac
@@ -116,14 +157,16 @@ INFO
 
 qemu_cmd "$accel" "$cmdline" "$run_dir/results.ktap"
 echo "${QEMU[*]}" >"$run_dir/qemu.cmd"
-rc=0
 if [ "$V" = 1 ]; then
-	timeout -k 10 "$host_timeout" "${QEMU[@]}" </dev/null 2>&1 |
-		tee "$run_dir/console.log" || rc=$?
+	exec 3> >(tee "$run_dir/console.log")
 else
-	timeout -k 10 "$host_timeout" "${QEMU[@]}" </dev/null \
-		>"$run_dir/console.log" 2>&1 || rc=$?
+	exec 3>"$run_dir/console.log"
 fi
+rc=0
+run_guest "$host_timeout" >&3 || rc=$?
+exec 3>&-
+# With V=1, tee's last lines: the console must be whole before it is judged.
+wait
 case $rc in
 0) exit 0 ;;
 124 | 137)

@@ -55,10 +55,11 @@ kernel_release() {
 
 # The build name of a flavour: FLAVOUR, or FLAVOUR+extra-HASH when
 # EXTRA_PATCHES or EXTRA_CONFIG add to it, so that such a kernel gets its
-# own build.
+# own build. A build name is its own name: run.info records build names,
+# and check-run.sh finds a run's build from it.
 flavour_name() {
 	local flavour=$1
-	if [ -n "${EXTRA_PATCHES:-}${EXTRA_CONFIG:-}" ]; then
+	if [[ $flavour != *+extra-* && -n ${EXTRA_PATCHES:-}${EXTRA_CONFIG:-} ]]; then
 		# shellcheck disable=SC2086 # lists of paths
 		flavour=$flavour+extra-$(cat ${EXTRA_PATCHES:-} ${EXTRA_CONFIG:-} | sha256sum | cut -c1-8)
 	fi
@@ -109,12 +110,14 @@ new_run_dir() {
 
 # boot_run FLAVOUR: boot it with $SUITES in a fresh run directory, left in
 # RUN. A guest killed by the host timeout is for check-run.sh to judge; a
-# harness error exits 2.
+# harness error (2) or an interrupted boot (boot.sh died of a signal,
+# 130 for Ctrl-C) ends the caller with boot.sh's status, rather than let
+# it judge the run and boot the next.
 boot_run() {
 	local name rc=0
 	name=$(flavour_name "$1")
 	RUN=$(new_run_dir "$name")
 	step "boot $name: $SUITES" "$RUN/boot.log" \
 		"$REPO_DIR/scripts/boot.sh" "$1" "$RUN" || rc=$?
-	[ "$rc" != 2 ] || exit 2
+	[ "$rc" -le 1 ] || exit "$rc"
 }
