@@ -47,6 +47,8 @@ static const nodeset_t flip[] = { N(0), N(1), 0 };
 static const nodeset_t disjoint[] = {
 	N(0) | N(1), N(2), N(0), N(2) | N(3), N(1), 0
 };
+/* Halves of the machine: node 1 is allowed, then not. */
+static const nodeset_t halves[] = { N(0) | N(1), N(2) | N(3), 0 };
 static const nodeset_t overlapping[] = {
 	N(0) | N(1) | N(2) | N(3), N(0) | N(1), N(1) | N(2), N(2) | N(3),
 	N(0) | N(2) | N(3), N(1), 0
@@ -76,6 +78,8 @@ FIXTURE_VARIANT(stress) {
 	bool pressure;
 	bool churn;
 	bool single_threaded;	/* else THREADS_PER_WORKER threads a worker */
+	nodeset_t user;		/* the policies' nodemask; 0: every set's */
+	bool node_flags_only;	/* see struct workload */
 };
 
 /*
@@ -144,6 +148,19 @@ FIXTURE_VARIANT_ADD(stress, task_bind_anon_disjoint_pressure) {
 FIXTURE_VARIANT_ADD(stress, vma_all_anon_flip_pressure) {
 	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
 	.sets = flip, .cgroup = CGROUP_V2, .pressure = true, .churn = true,
+};
+
+/*
+ * Flagged preferences for node 1 alone while the cpuset goes from {0,1}
+ * to {2,3} and back: MPOL_F_STATIC_NODES leaves them no node, and they
+ * allocate locally, until node 1 is allowed again. The task policy is remapped
+ * under the task's allocations, which must never find the emptied nodes
+ * half read (a node past the last, MAX_NUMNODES).
+ */
+FIXTURE_VARIANT_ADD(stress, task_preferred_static_emptied) {
+	.policy = TASK_POLICY, .memory = ANON,
+	.modes = MODE(PREFERRED) | MODE(PREFERRED_MANY), .user = N(1),
+	.node_flags_only = true, .sets = halves, .cgroup = CGROUP_V2,
 };
 
 /* /proc/vmstat's oom_kill, or -1 without CONFIG_VM_EVENT_COUNTERS. */
@@ -364,7 +381,9 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 {
 	struct workload w = {
 		.policy = variant->policy, .memory = variant->memory,
-		.modes = variant->modes, .user = self->all_sets,
+		.modes = variant->modes,
+		.user = variant->user ? variant->user : self->all_sets,
+		.node_flags_only = variant->node_flags_only,
 		.threads = variant->single_threaded ? 1 : THREADS_PER_WORKER,
 		.churn = variant->churn, .cs = &self->cs, .sh = self->sh,
 	};

@@ -50,7 +50,8 @@ struct worker_thread {
 
 static long page_size;
 
-static int build_combos(unsigned int modes, struct combo *out)
+static int build_combos(unsigned int modes, bool node_flags_only,
+			struct combo *out)
 {
 	static const unsigned int flags[] = {
 		0, MPOL_F_STATIC_NODES, MPOL_F_RELATIVE_NODES
@@ -60,7 +61,7 @@ static int build_combos(unsigned int modes, struct combo *out)
 	for (int mode = 0; mode < 32; mode++) {
 		if (!(modes & (1U << mode)))
 			continue;
-		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+		for (size_t f = node_flags_only; f < sizeof(flags) / sizeof(flags[0]); f++)
 			out[n++] = (struct combo){ mode, flags[f] };
 	}
 	return n;
@@ -85,10 +86,21 @@ static int set_policy(const struct worker_thread *t, const struct combo *c,
 		      char *addr, size_t len)
 {
 	nodeset_t user = t->w->user;
+	int err;
 
 	if (t->w->policy == TASK_POLICY)
-		return set_mempolicy(c->mode | c->flags, &user, NODESET_BITS);
-	return mbind(addr, len, c->mode | c->flags, &user, NODESET_BITS, 0);
+		err = set_mempolicy(c->mode | c->flags, &user, NODESET_BITS);
+	else
+		err = mbind(addr, len, c->mode | c->flags, &user, NODESET_BITS, 0);
+	/*
+	 * No policy can be made over nodes none of which the cpuset allows:
+	 * the one made before stays, and a static one has no node left,
+	 * the state node_flags_only workloads are after.
+	 */
+	if (err && errno == EINVAL && t->w->node_flags_only &&
+	    (c->flags & MPOL_F_STATIC_NODES))
+		return 0;
+	return err;
 }
 
 static int map_region(const struct worker_thread *t, struct region *r)
@@ -315,7 +327,7 @@ static int setup_thread(struct worker_thread *t, const struct workload *w,
 	size_t len = RESIDENT_PAGES * page_size;
 
 	*t = (struct worker_thread){ .w = w, .id = id };
-	t->ncombos = build_combos(w->modes, t->combos);
+	t->ncombos = build_combos(w->modes, w->node_flags_only, t->combos);
 	t->resident_tag = (uint64_t)id << 56 | 0xfeedULL << 32;
 	t->resident = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

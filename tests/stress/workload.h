@@ -33,6 +33,11 @@ struct workload {
 	enum memory_kind memory;
 	unsigned int modes;	/* bit MPOL_x set: use mode MPOL_x */
 	nodeset_t user;		/* the nodemask passed to every policy */
+	/*
+	 * Only MPOL_F_STATIC_NODES and MPOL_F_RELATIVE_NODES: a @user that
+	 * the cpuset can leave entirely is no valid nodemask without them.
+	 */
+	bool node_flags_only;
 	int threads;		/* allocating threads, 1 .. THREADS_PER_WORKER */
 	bool churn;		/* one more thread that keeps changing policies */
 	const struct cpuset *cs;
