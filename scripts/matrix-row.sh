@@ -2,8 +2,12 @@
 # One cell of `make matrix`: configure TREE (baseline or patched) for a row
 # of configs/matrix.rows in its own build directory under the cache, run
 # `make prepare`, then build OBJECTS with W=1 and sparse (C=2), and with
-# LINK=1 a whole vmlinux. The output is the log scripts/matrix.sh judges.
-# Exit 0 built, 1 a build failed, 2 harness error.
+# LINK=1 a whole vmlinux, and the modules where there are any. The
+# output is the log scripts/matrix.sh judges.
+# Writes DIR/objects.status, "object NAME builds|FAILS" a line, and each
+# object's output to DIR/objects/NAME.log.
+# Exit 0 done (objects that do not build are judged against baseline's
+# by matrix.sh), 1 the link failed, 2 harness error.
 #
 # Environment: OBJECTS (the objects to build), LINK (0 or 1).
 # Usage: scripts/matrix-row.sh ROW TREE ARCH TOOLCHAIN [CONFIG...]
@@ -34,6 +38,7 @@ esac
 # Configuration: tinyconfig, the architecture's base, the row's options,
 # which must all survive olddefconfig.
 mkdir -p "$dir"
+rm -f "$dir/objects.status" "$dir/objects.status.next"
 make -s "${args[@]}" tinyconfig
 for opt in "$@"; do
 	case $opt in
@@ -53,10 +58,27 @@ done
 echo "config: ${*:-as the base}"
 
 make "${args[@]}" prepare
-rc=0
-# shellcheck disable=SC2086 # a list of objects
-make -k "${args[@]}" W=1 C=2 $OBJECTS || rc=$?
-if [ "${LINK:-0}" = 1 ] && [ "$rc" = 0 ]; then
-	make "${args[@]}" vmlinux || rc=$?
+# One object at a time: Kbuild compiles a single target even when the
+# configuration leaves its file out (cpuset.c without CONFIG_CPUSETS), so
+# scripts/matrix.sh compares each object's status with baseline's. Its
+# findings, with W=1 and sparse, go to the log.
+mkdir -p "$dir/objects"
+for object in $OBJECTS; do
+	log=$dir/objects/${object//\//_}.log
+	# Compiled again on every run, or a run after the first would show no
+	# compiler warnings.
+	rm -f "$dir/$object"
+	if make "${args[@]}" W=1 C=2 "$object" >"$log" 2>&1; then
+		echo "object $object builds" >>"$dir/objects.status.next"
+	else
+		echo "object $object FAILS" >>"$dir/objects.status.next"
+	fi
+	cat "$log"
+done
+mv "$dir/objects.status.next" "$dir/objects.status"
+if [ "${LINK:-0}" = 1 ]; then
+	# With modules, modpost checks what they import against the exports.
+	targets=(vmlinux)
+	grep -qx 'CONFIG_MODULES=y' "$dir/.config" && targets+=(modules)
+	make "${args[@]}" "${targets[@]}" || exit 1
 fi
-[ "$rc" = 0 ] || exit 1

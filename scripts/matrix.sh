@@ -38,18 +38,24 @@ OBJECTS=$({
 export OBJECTS
 echo "  objects: $OBJECTS"
 
-# findings LOG: compiler and sparse findings without line and column
-# numbers, which the series moves, one a line, sorted.
+# findings ROW TREE: the compiler's and sparse's findings on the objects
+# baseline builds in ROW (the others are not in its configuration),
+# without the tree's path and without line and column numbers, which the
+# series moves, one a line, sorted.
 findings() {
-	grep -E ': (warning|error):' "$1" |
-		sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort || true
+	local object
+	for object in $(awk '$3 == "builds" { print $2 }' "$matrix/$1/baseline.status"); do
+		cat "$CACHE_DIR/matrix/$1/$2/objects/${object//\//_}.log"
+	done | grep -E ': (warning|error):' |
+		sed -E -e 's#^.*/src/[^/]+/##' -e 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' |
+		sort || true
 }
 
 matrix=$OUT_DIR/matrix
 mkdir -p "$matrix"
 table=$matrix/matrix.md
 {
-	echo "| row | arch | toolchain | options | baseline | series | new findings |"
+	echo "| row | arch | toolchain | options | objects baseline builds | objects the series breaks | new findings |"
 	echo "|---|---|---|---|---|---|---|"
 } >"$table"
 status=0 start=$(now)
@@ -61,7 +67,7 @@ while read -r row arch toolchain rest; do
 		case $word in link) link=1 ;; *) opts+=("$word") ;; esac
 	done
 	mkdir -p "$matrix/$row"
-	verdicts=()
+	linked=''
 	for tree in baseline patched; do
 		rc=0 LINK=$link
 		[ "$tree" = baseline ] && LINK=0
@@ -69,20 +75,31 @@ while read -r row arch toolchain rest; do
 		step "$row: $tree" "$matrix/$row/$tree.log" \
 			"$REPO_DIR/scripts/matrix-row.sh" "$row" "$tree" "$arch" \
 			"$toolchain" "${opts[@]+"${opts[@]}"}" || rc=$?
-		[ "$rc" = 2 ] && exit 2
-		verdicts+=("$([ "$rc" = 0 ] && echo builds || echo FAILS)")
-		findings "$matrix/$row/$tree.log" >"$matrix/$row/$tree.findings"
+		case $rc in
+		0) ;;
+		1) linked='; vmlinux FAILS to link' ;;
+		*) exit 2 ;;
+		esac
+		cp "$CACHE_DIR/matrix/$row/$tree/objects.status" "$matrix/$row/$tree.status"
 	done
+	for tree in baseline patched; do
+		findings "$row" "$tree" >"$matrix/$row/$tree.findings"
+	done
+	[ "$link" = 1 ] && [ -z "$linked" ] && linked='; vmlinux links'
+	# Objects this configuration builds on baseline, and those of them
+	# the series breaks; the others are not in the configuration.
+	built=$(grep -c ' builds$' "$matrix/$row/baseline.status" || true)
+	broken=$(join <(awk '$3 == "builds" { print $2 }' "$matrix/$row/baseline.status" | sort) \
+		<(awk '$3 == "FAILS" { print $2 }' "$matrix/$row/patched.status" | sort) | paste -sd ' ')
 	comm -13 "$matrix/$row/baseline.findings" "$matrix/$row/patched.findings" \
 		>"$matrix/$row/new.findings"
 	new=$(grep -c . "$matrix/$row/new.findings" || true)
-	if [ "${verdicts[1]}" != builds ] || [ "$new" != 0 ]; then
+	if [ -n "$broken" ] || [ "$new" != 0 ] || [[ $linked == *FAILS* ]]; then
 		status=1
-		echo "    $row: the series ${verdicts[1]}, $new new finding(s):"
+		echo "    $row: the series breaks ${broken:-no object}$linked, $new new finding(s):"
 		head -n 5 "$matrix/$row/new.findings" | sed 's/^/      /'
 	fi
-	[ "$link" = 1 ] && verdicts[1]+=", links"
-	echo "| $row | $arch | $toolchain | ${opts[*]:-} | ${verdicts[0]} | ${verdicts[1]} | $new |" >>"$table"
+	echo "| $row | $arch | $toolchain | ${opts[*]:-} | $built | ${broken:-none}$linked | $new |" >>"$table"
 done <"$REPO_DIR/configs/matrix.rows"
 echo "matrix: $(($(now) - start)) s, table in $table"
 exit "$status"
