@@ -129,8 +129,10 @@ TEST_F(merge, separate_calls_with_equal_policies_merge)
 }
 
 /*
- * Policies equal in a cpuset of node 2 alone, made in different cpusets:
- * the first in {0,1}, the second in {2}. Back in {0,1} they differ.
+ * Policies made in different cpusets that part ways at a later change:
+ * the first made in {0,1}, the second after the cpuset changed, to {2}
+ * (where both have node 2 now) or to {1,2} (where both were made over
+ * node 1). Back in {0,1}, or in {0,1,2}, they differ.
  */
 FIXTURE(diverge) {
 	struct cpuset cs;
@@ -141,15 +143,20 @@ FIXTURE(diverge) {
 
 FIXTURE_VARIANT(diverge) {
 	int mode;
-	nodeset_t first, second;	/* made in {0,1}, and in {2} */
+	nodeset_t first, second;	/* made in {0,1}, and in @then */
+	nodeset_t then;
 };
 
 #define DIVERGE(name, m, a, b) \
 	FIXTURE_VARIANT_ADD(diverge, name) { \
-		.mode = (m), .first = (a), .second = (b) }
+		.mode = (m), .first = (a), .second = (b), .then = NODE(2) }
 #define DIVERGE_FLAGS(name, m) \
 	/* {1} in {0,1} and {2} in {2}; back in {0,1}: {1} and {0}. */ \
 	DIVERGE(name, m, NODE(1), NODE(2)); \
+	/* {1} in {0,1} and in {1,2}; in {0,1,2}: {1} and {0}. */ \
+	FIXTURE_VARIANT_ADD(diverge, name##_same_nodes) { \
+		.mode = (m), .first = NODE(1), .second = NODE(1), \
+		.then = NODE(1) | NODE(2) }; \
 	/* {1,2} and {2}: {2} in {2}; back in {0,1}: {1} and none. */ \
 	DIVERGE(name##_static, (m) | MPOL_F_STATIC_NODES, \
 		NODE(1) | NODE(2), NODE(2)); \
@@ -196,7 +203,7 @@ TEST_F(diverge, policies_that_part_ways_later_do_not_merge)
 
 	ASSERT_EQ(0, mbind(first, self->page, variant->mode, &variant->first,
 			   NODESET_BITS, 0)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, cpuset_set_mems(&self->cs, NODE(2)));
+	ASSERT_EQ(0, cpuset_set_mems(&self->cs, variant->then));
 	ASSERT_EQ(0, mbind(second, self->page, variant->mode,
 			   &variant->second, NODESET_BITS, 0))
 		TH_LOG("%s", strerror(errno));
