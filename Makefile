@@ -23,6 +23,8 @@
 #   make check-series   every prefix of the series builds and boots
 #   make matrix     baseline and the series under the build robot's
 #                   configurations (configs/matrix.rows), W=1 and sparse
+#   make kmsan      the series built with clang and KMSAN, booted with
+#                   KUnit, the conformance and the vmamerge suites
 #   make conformance-baseline   the conformance suite on baseline, against
 #                   the documented list of its failures
 #
@@ -81,10 +83,15 @@ bench:
 matrix:
 	scripts/matrix.sh
 
+kmsan:
+	scripts/install-deps.sh clang
+	FLAVOURS=kmsan SUITES=topology,conformance,vmamerge KCSAN_STRESS=0 WIDE_SEQS=0 \
+		SUITE_TIMEOUT=1800 scripts/test.sh
+
 model-test:
 	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
 
 boot:
 	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench matrix
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench matrix kmsan

@@ -6,6 +6,7 @@
 #   patched       baseline + patches/ (the series)
 #   debug         patched + configs/debug.config
 #   kcsan         patched + configs/kcsan.config
+#   kmsan         patched + configs/kmsan.config, built with clang
 #   mutant-NAME   patched + mutants/NAME.patch
 #   series-K      baseline + the first K patches of the series
 #
@@ -17,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|kcsan|mutant-NAME" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|kcsan|kmsan|mutant-NAME|series-K" >&2; exit 2; }
 flavour=$1
 
 series=()
@@ -31,7 +32,7 @@ fragments=("$REPO_DIR/configs/base.config")
 case $flavour in
 baseline) patches=() ;;
 patched) patches=("${series[@]+"${series[@]}"}") ;;
-debug | kcsan)
+debug | kcsan | kmsan)
 	patches=("${series[@]+"${series[@]}"}")
 	fragments+=("$REPO_DIR/configs/$flavour.config")
 	;;
@@ -125,10 +126,12 @@ if series_options_defined "$src"; then
 	fragments+=("$REPO_DIR/configs/series.config")
 fi
 next=$build/.config.next
-make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" tinyconfig
+# The compiler decides what Kconfig offers (KMSAN needs clang).
+set_toolchain "$flavour"
+make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" "${TOOLCHAIN[@]}" tinyconfig
 KCONFIG_CONFIG=$next "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
 	"$next" "${fragments[@]}"
-make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" olddefconfig
+make -s -C "$src" O="$build" KCONFIG_CONFIG="$next" "${TOOLCHAIN[@]}" olddefconfig
 lost=0
 for frag in "${fragments[@]}"; do
 	while read -r line; do

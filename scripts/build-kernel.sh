@@ -9,5 +9,6 @@ set -euo pipefail
 build=$(build_dir "$1")
 [ -r "$build/.config" ] || die "$1 is not prepared: run apply-series.sh $1"
 
-make -C "$(src_dir "$1")" O="$build" -j"$JOBS" CC="ccache gcc" bzImage
+set_toolchain "$1"
+make -C "$(src_dir "$1")" O="$build" -j"$JOBS" "${TOOLCHAIN[@]}" bzImage
 ls -l "$build/arch/x86/boot/bzImage"

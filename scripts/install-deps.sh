@@ -1,19 +1,24 @@
 #!/bin/bash
 # Install the Debian packages the build, the guest, the tests and the
 # benchmark report need, when they are missing.
-# "matrix" adds the compilers and checkers of `make matrix`.
-# Usage: scripts/install-deps.sh [matrix]
+# "clang" adds clang (make kmsan), "matrix" also the cross-compiler and
+# sparse (make matrix).
+# Usage: scripts/install-deps.sh [clang|matrix]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || [ "$*" = matrix ] || { echo "usage: $0 [matrix]" >&2; exit 2; }
+case ${1:-} in '' | clang | matrix) ;; *) echo "usage: $0 [clang|matrix]" >&2; exit 2 ;; esac
+[ $# -le 1 ] || { echo "usage: $0 [clang|matrix]" >&2; exit 2; }
 
 PACKAGES=(
 	linux-source-6.12 qemu-system-x86 busybox-static libnuma-dev
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
 	ccache python3 python3-ply python3-git perl gnuplot-nox
 )
-[ "$*" = matrix ] && PACKAGES+=(sparse clang lld llvm gcc-aarch64-linux-gnu)
+case ${1:-} in
+clang) PACKAGES+=(clang lld llvm) ;;
+matrix) PACKAGES+=(clang lld llvm sparse gcc-aarch64-linux-gnu) ;;
+esac
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

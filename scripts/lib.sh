@@ -79,6 +79,16 @@ src_dir() {
 }
 build_dir() { echo "$(src_dir "$1")/.build"; }
 
+# set_toolchain FLAVOUR: the array TOOLCHAIN, the compiler make is given
+# for configuring as for building. KMSAN exists only with clang;
+# everything else builds with gcc. Both through ccache.
+set_toolchain() {
+	case $1 in
+	kmsan*) TOOLCHAIN=(LLVM=1 "CC=ccache clang") ;;
+	*) TOOLCHAIN=("CC=ccache gcc") ;;
+	esac
+}
+
 # build_flavour FLAVOUR: apply the series and build, one progress line each.
 # A failure here is a harness error.
 build_flavour() {
