@@ -83,6 +83,7 @@ build_dir() { echo "$(src_dir "$1")/.build"; }
 # for configuring as for building. KMSAN exists only with clang;
 # everything else builds with gcc. Both through ccache.
 set_toolchain() {
+	# shellcheck disable=SC2034 # read by the scripts that call this
 	case $1 in
 	kmsan*) TOOLCHAIN=(LLVM=1 "CC=ccache clang") ;;
 	*) TOOLCHAIN=("CC=ccache gcc") ;;
