@@ -77,7 +77,7 @@ while read -r row arch toolchain rest; do
 			"$toolchain" "${opts[@]+"${opts[@]}"}" || rc=$?
 		case $rc in
 		0) ;;
-		1) linked='; vmlinux FAILS to link' ;;
+		1) linked='; the link FAILS' ;;
 		*) exit 2 ;;
 		esac
 		cp "$CACHE_DIR/matrix/$row/$tree/objects.status" "$matrix/$row/$tree.status"
@@ -85,7 +85,7 @@ while read -r row arch toolchain rest; do
 	for tree in baseline patched; do
 		findings "$row" "$tree" >"$matrix/$row/$tree.findings"
 	done
-	[ "$link" = 1 ] && [ -z "$linked" ] && linked='; vmlinux links'
+	[ "$link" = 1 ] && [ -z "$linked" ] && linked='; links'
 	# Objects this configuration builds on baseline, and those of them
 	# the series breaks; the others are not in the configuration.
 	built=$(grep -c ' builds$' "$matrix/$row/baseline.status" || true)
