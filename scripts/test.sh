@@ -61,6 +61,12 @@ step "model unit tests (host)" "$OUT_DIR/logs/model-test.log" \
 # shellcheck disable=SC2046 # the three counts
 add_counts $(tail -n 1 "$OUT_DIR/logs/model-test.log")
 
+# The prefixes of the series share one tree and build (see src_dir): each
+# boot must follow its own build.
+# shellcheck disable=SC2086 # a list of flavours
+if [ "$(printf '%s\n' $FLAVOURS | grep -c '^series-')" -gt 1 ]; then
+	die "FLAVOURS names more than one series-K: they share a build, boot them one at a time"
+fi
 for flavour in $FLAVOURS; do
 	build_flavour "$flavour"
 done
