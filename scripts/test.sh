@@ -35,15 +35,20 @@ judge() {
 
 prepare_host
 status=0 passed=0 failed=0 skipped=0
-# The run judge on canned runs (tests/judge), on the host, before any
-# guest run depends on it.
-rc=0
-step "run judge on canned runs (host)" "$OUT_DIR/logs/check-run-test.log" \
-	"$REPO_DIR/scripts/check-run-test.sh" || rc=$?
-[ "$rc" = 2 ] && exit 2
-[ "$rc" = 0 ] || status=1
-# shellcheck disable=SC2046 # the three counts
-add_counts $(tail -n 1 "$OUT_DIR/logs/check-run-test.log")
+# host_suite NAME LOG SCRIPT: a suite that runs on the host and ends its
+# output with its three counts.
+host_suite() {
+	local rc=0
+	step "$1" "$2" "$3" || rc=$?
+	[ "$rc" = 2 ] && exit 2
+	[ "$rc" = 0 ] || status=1
+	# shellcheck disable=SC2046 # the three counts
+	add_counts $(tail -n 1 "$2")
+}
+# The run judge on canned runs (tests/judge), before any guest run
+# depends on it.
+host_suite "run judge on canned runs (host)" "$OUT_DIR/logs/check-run-test.log" \
+	"$REPO_DIR/scripts/check-run-test.sh"
 # The series' style is part of the suite: a finding is a failed test.
 if step "checkpatch --strict" "$OUT_DIR/logs/checkpatch.log" \
 	"$REPO_DIR/scripts/checkpatch.sh"; then
@@ -52,14 +57,9 @@ else
 	status=1
 	add_counts 0 1 0
 fi
-# The reference model's unit tests, on the host, before any guest uses it.
-rc=0
-step "model unit tests (host)" "$OUT_DIR/logs/model-test.log" \
-	"$REPO_DIR/scripts/model-test.sh" || rc=$?
-[ "$rc" = 2 ] && exit 2
-[ "$rc" = 0 ] || status=1
-# shellcheck disable=SC2046 # the three counts
-add_counts $(tail -n 1 "$OUT_DIR/logs/model-test.log")
+# The reference model's unit tests, before any guest uses it.
+host_suite "model unit tests (host)" "$OUT_DIR/logs/model-test.log" \
+	"$REPO_DIR/scripts/model-test.sh"
 
 # The prefixes of the series share one tree and build (see src_dir): each
 # boot must follow its own build.

@@ -47,6 +47,15 @@ static int vmas_over(unsigned long start, unsigned long end)
 	return count;
 }
 
+/* Move this process into a new cgroup v2 cpuset of nodes 0 and 1. */
+static int enter_cpuset(struct cpuset *cs)
+{
+	int err = cpuset_create(cs, CGROUP_V2, "numapol-vmamerge",
+				CPUSET_NODES);
+
+	return err ? err : cpuset_attach(cs, getpid());
+}
+
 FIXTURE(merge) {
 	struct cpuset cs;
 	long page;
@@ -86,10 +95,8 @@ FIXTURE_SETUP(merge)
 				  &memory));
 	if ((memory & CPUSET_NODES) != CPUSET_NODES)
 		SKIP(return, "needs memory on nodes 0 and 1");
-	err = cpuset_create(&self->cs, CGROUP_V2, "numapol-vmamerge",
-			    CPUSET_NODES);
-	ASSERT_EQ(0, err) TH_LOG("creating the cpuset: %s", strerror(-err));
-	ASSERT_EQ(0, cpuset_attach(&self->cs, getpid()));
+	err = enter_cpuset(&self->cs);
+	ASSERT_EQ(0, err) TH_LOG("entering the cpuset: %s", strerror(-err));
 }
 
 FIXTURE_TEARDOWN(merge)
@@ -179,10 +186,8 @@ FIXTURE_SETUP(diverge)
 				  &memory));
 	if ((memory & all) != all)
 		SKIP(return, "needs memory on nodes 0, 1 and 2");
-	err = cpuset_create(&self->cs, CGROUP_V2, "numapol-vmamerge",
-			    CPUSET_NODES);
-	ASSERT_EQ(0, err) TH_LOG("creating the cpuset: %s", strerror(-err));
-	ASSERT_EQ(0, cpuset_attach(&self->cs, getpid()));
+	err = enter_cpuset(&self->cs);
+	ASSERT_EQ(0, err) TH_LOG("entering the cpuset: %s", strerror(-err));
 	self->region = mmap(NULL, self->len, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->region);
