@@ -20,6 +20,8 @@
 #   make model-test the reference model's unit tests, on the host
 #   make bench      benchmarks: baseline and patched booted in turn, BOOTS
 #                   (default 5) times each; report in out/bench/
+#   make stack-usage    the stack frames of mm/mempolicy.c and
+#                   mm/page_alloc.c that differ, baseline against patched
 #   make check-series   every prefix of the series builds and boots
 #   make matrix     baseline and the series under the build robot's
 #                   configurations (configs/matrix.rows), W=1 and sparse
@@ -80,6 +82,12 @@ fuzz-semantics:
 bench:
 	scripts/bench.sh
 
+stack-usage:
+	scripts/install-deps.sh && scripts/prepare-tree.sh
+	scripts/apply-series.sh baseline && scripts/build-kernel.sh baseline
+	scripts/apply-series.sh patched && scripts/build-kernel.sh patched
+	scripts/stack-usage.sh
+
 matrix:
 	scripts/matrix.sh
 
@@ -94,4 +102,4 @@ model-test:
 boot:
 	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench matrix kmsan
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kmsan

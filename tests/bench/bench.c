@@ -6,6 +6,8 @@
  * every measurement ran.
  *
  * numapol.bench_reps (default 5): repetitions of each fault case;
+ * numapol.bench_unrelated (default 10): writes to another cpuset's mems
+ * before each repetition of the fault cases in that state;
  * numapol.bench_writes (default 21): cpuset.mems writes per update case;
  * numapol.bench_max_tasks (1000) and numapol.bench_max_vmas (100000): the
  * largest sizes of the two sweeps; numapol.bench_updates=0 skips both
@@ -19,6 +21,7 @@
 #include "kselftest.h"
 #include "bench.h"
 #include "fault.h"
+#include "states.h"
 #include "update.h"
 
 void bench_print(const char *figure, const char *unit, double value)
@@ -52,6 +55,7 @@ double maximum(const double *values, size_t n)
 int main(void)
 {
 	int reps = cmdline_number("numapol.bench_reps", 5);
+	int unrelated = cmdline_number("numapol.bench_unrelated", 10);
 	int writes = cmdline_number("numapol.bench_writes", 21);
 	int max_tasks = cmdline_number("numapol.bench_max_tasks", 1000);
 	int max_vmas = cmdline_number("numapol.bench_max_vmas", 100000);
@@ -62,8 +66,10 @@ int main(void)
 	if (read_nodeset("/sys/devices/system/node/has_memory", &memory) ||
 	    nodeset_weight(memory) < 4)
 		ksft_exit_skip("the benchmarks need 4 nodes with memory\n");
-	ksft_set_plan(updates ? 3 : 1);
+	ksft_set_plan(updates ? 4 : 2);
 	ksft_test_result(bench_faults(reps) == 0, "fault throughput\n");
+	ksft_test_result(bench_fault_states(reps, unrelated) == 0,
+			 "fault throughput in three states\n");
 	if (!updates)
 		ksft_finished();
 	ksft_test_result(bench_update_tasks(max_tasks, writes) == 0,

@@ -111,15 +111,6 @@ struct probe {
 	long slice;
 };
 
-static char *next_slice(struct probe *p)
-{
-	char *addr = p->next;
-
-	if (addr)
-		p->next += p->slice;
-	return addr;
-}
-
 /*
  * Observe the policy once the cpuset allows @allowed, and compare with
  * the model. BIND and PREFERRED_MANY are probed from every allowed node's
@@ -130,12 +121,11 @@ static bool observe(struct __test_metadata *_metadata,
 		    const struct policy_request *req, const char *what,
 		    nodeset_t allowed, struct probe *probe)
 {
-	bool by_node = req->mode == MPOL_BIND || req->mode == MPOL_PREFERRED_MANY;
-	char c[32], got[32], exp[32], land[32], pages[64];
+	char c[32], got[32], exp[32], why[512];
 	struct policy_expectation want;
-	int counts[NODESET_BITS], mode = -1;
 	nodeset_t reported = 0;
 	bool ok = true;
+	int mode = -1;
 	long err;
 
 	policy_expect(req, allowed, &want);
@@ -150,30 +140,12 @@ static bool observe(struct __test_metadata *_metadata,
 		       nodeset_format(want.reported, exp, sizeof(exp)));
 		ok = false;
 	}
-	for (int node = by_node ? 0 : -1; node < MAX_NODES; node++) {
-		bool placed;
-
-		if (node >= 0 && !(allowed & NODE(node)))
-			continue;
-		if (pin_to_node(node) || touch_and_count(next_slice(probe), counts)) {
-			TH_LOG("%s: cannot run on node %d or query pages", what, node);
-			return false;
-		}
-		placed = node < 0 ? placement_ok(&want, counts) :
-			 placement_from_node_ok(&want, node, counts);
-		if (!placed) {
-			TH_LOG("%s, cpuset {%s}, from node %d: pages %s; expected on {%s}%s%s",
-			       what, nodeset_format(allowed, c, sizeof(c)), node,
-			       format_counts(counts, 4, pages, sizeof(pages)),
-			       nodeset_format(want.may_land, land, sizeof(land)),
-			       want.exact ? ", all on one" : "",
-			       want.spread ? ", on each" : "");
-			ok = false;
-		}
-		if (node < 0)
-			break;
+	if (!probe_placement(req->mode, &want, allowed, &probe->next,
+			     probe->slice, why, sizeof(why))) {
+		TH_LOG("%s, cpuset {%s}: %s", what,
+		       nodeset_format(allowed, c, sizeof(c)), why);
+		ok = false;
 	}
-	pin_to_node(-1);
 	return ok;
 }
 

@@ -2,10 +2,13 @@
 #include "cpuset.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define V2_ROOT	"/sys/fs/cgroup"
@@ -62,28 +65,57 @@ static int v1_mount(void)
 	return retry_while_moving(v1_mount_once, EBUSY);
 }
 
-int cpuset_create(struct cpuset *cs, enum cgroup_version version,
-		  const char *name, nodeset_t mems)
+/* All CPUs and @mems: v1 refuses tasks until both are set. */
+static int cpuset_configure(const struct cpuset *cs, nodeset_t mems)
 {
-	const char *root = root_of(version);
+	const char *root = root_of(cs->version);
 	char cpus[256];
 	int err;
 
+	snprintf(cpus, sizeof(cpus), "%s/%s", root,
+		 cs->version == CGROUP_V1 ? "cpuset.cpus" : "cpuset.cpus.effective");
+	if (read_text(cpus, cpus, sizeof(cpus)))
+		return -errno;
+	err = knob_write(cs->dir, "cpuset.cpus", cpus);
+	return err ? err : cpuset_set_mems(cs, mems);
+}
+
+int cpuset_create(struct cpuset *cs, enum cgroup_version version,
+		  const char *name, nodeset_t mems)
+{
+	int err;
+
 	cs->version = version;
-	snprintf(cs->dir, sizeof(cs->dir), "%s/%s", root, name);
+	snprintf(cs->dir, sizeof(cs->dir), "%s/%s", root_of(version), name);
 	err = version == CGROUP_V1 ? v1_mount() :
 	      retry_while_moving(v2_enable_once, ENOENT);
 	if (err)
 		return err;
 	if (mkdir(cs->dir, 0755) && errno != EEXIST)
 		return -errno;
-	/* v1 refuses tasks until both cpus and mems are set. */
-	snprintf(cpus, sizeof(cpus), "%s/%s", root,
-		 version == CGROUP_V1 ? "cpuset.cpus" : "cpuset.cpus.effective");
-	if (read_text(cpus, cpus, sizeof(cpus)))
+	return cpuset_configure(cs, mems);
+}
+
+int cpuset_create_threaded(struct cpuset *cs, const struct cpuset *domain,
+			   const char *name, nodeset_t mems)
+{
+	int err;
+
+	cs->version = domain->version;
+	if (snprintf(cs->dir, sizeof(cs->dir), "%s/%s", domain->dir, name) >=
+	    (int)sizeof(cs->dir))
+		return -ENAMETOOLONG;
+	if (mkdir(cs->dir, 0755) && errno != EEXIST)
 		return -errno;
-	err = knob_write(cs->dir, "cpuset.cpus", cpus);
-	return err ? err : cpuset_set_mems(cs, mems);
+	if (cs->version == CGROUP_V2) {
+		err = knob_write(cs->dir, "cgroup.type", "threaded");
+		if (!err)
+			err = knob_write(domain->dir, "cgroup.subtree_control",
+					 "+cpuset");
+		if (err)
+			return err;
+	}
+	return cpuset_configure(cs, mems);
 }
 
 int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems)
@@ -100,6 +132,41 @@ int cpuset_attach(const struct cpuset *cs, pid_t pid)
 
 	snprintf(text, sizeof(text), "%d", pid);
 	return knob_write(cs->dir, "cgroup.procs", text);
+}
+
+pid_t cpuset_start_sleeper(const struct cpuset *cs)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sleep", "sleep", "3600", (char *)NULL);
+		_exit(1);
+	}
+	close(fds[1]);
+	/* End of file once the child has exec'd, or died. */
+	while (pid > 0 && read(fds[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
+	if (pid > 0 && cpuset_attach(cs, pid)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
+int cpuset_attach_thread(const struct cpuset *cs, pid_t tid)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%d", tid);
+	return knob_write(cs->dir, cs->version == CGROUP_V1 ? "tasks" :
+			  "cgroup.threads", text);
 }
 
 int cpuset_migrate_on_change(const struct cpuset *cs)
@@ -137,7 +204,7 @@ static int v1_umount(void)
 	return umount(V1_ROOT) ? -errno : 0;
 }
 
-int cpuset_destroy(const struct cpuset *cs)
+int cpuset_remove(const struct cpuset *cs)
 {
 	const char *root = root_of(cs->version);
 	char procs[512], pids[4096], *pid, *save;
@@ -150,6 +217,15 @@ int cpuset_destroy(const struct cpuset *cs)
 	}
 	if (rmdir(cs->dir) && errno != ENOENT)
 		return -errno;
+	return 0;
+}
+
+int cpuset_destroy(const struct cpuset *cs)
+{
+	int err = cpuset_remove(cs);
+
+	if (err)
+		return err;
 	if (cs->version == CGROUP_V2)
 		return knob_write(V2_ROOT, "cgroup.subtree_control", "-cpuset");
 	return v1_umount();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "placement.h"
+#include "mpol.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -88,6 +89,50 @@ bool placement_from_node_ok(const struct policy_expectation *want, int node,
 		here.spread = true;
 	}
 	return placement_ok(&here, counts);
+}
+
+bool probe_placement(int mode, const struct policy_expectation *want,
+		     nodeset_t allowed, char **next, long slice,
+		     char *why, size_t len)
+{
+	bool by_node = mode == MPOL_BIND || mode == MPOL_PREFERRED_MANY;
+	char land[32], pages[64];
+	int counts[NODESET_BITS];
+	size_t used = 0;
+	bool ok = true;
+
+	why[0] = '\0';
+	for (int node = by_node ? 0 : -1; node < MAX_PROBE_NODES; node++) {
+		char *addr = *next;
+		bool placed;
+
+		if (node >= 0 && !(allowed & NODE(node)))
+			continue;
+		if (addr)
+			*next += slice;
+		if (pin_to_node(node) || touch_and_count(addr, counts)) {
+			snprintf(why, len, "cannot run on node %d or query pages",
+				 node);
+			ok = false;
+			break;
+		}
+		placed = node < 0 ? placement_ok(want, counts) :
+			 placement_from_node_ok(want, node, counts);
+		if (!placed && used < len) {
+			used += snprintf(why + used, len - used,
+					 "%sfrom node %d: pages %s; expected on {%s}%s%s",
+					 used ? "; " : "", node,
+					 format_counts(counts, 4, pages, sizeof(pages)),
+					 nodeset_format(want->may_land, land, sizeof(land)),
+					 want->exact ? ", all on one" : "",
+					 want->spread ? ", on each" : "");
+			ok = false;
+		}
+		if (node < 0)
+			break;
+	}
+	pin_to_node(-1);
+	return ok;
 }
 
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,

@@ -40,6 +40,20 @@ int pin_to_cpu(int cpu);
 bool placement_from_node_ok(const struct policy_expectation *want, int node,
 			    const int counts[NODESET_BITS]);
 
+/*
+ * Where fresh pages land under a policy of @mode, against @want, once the
+ * allowed nodes are @allowed (at most MAX_PROBE_NODES). BIND and
+ * PREFERRED_MANY are probed from every allowed node's CPUs, which shows all
+ * their nodes; the other modes from anywhere. Each probe touches the
+ * TOUCH_PAGES pages at *@next and advances it by @slice; a NULL *@next
+ * probes fresh mappings (a task policy). Returns true when every probe
+ * matched; else describes the mismatches in @why.
+ */
+#define MAX_PROBE_NODES 8
+bool probe_placement(int mode, const struct policy_expectation *want,
+		     nodeset_t allowed, char **next, long slice,
+		     char *why, size_t len);
+
 /* "n0/n1/.../n(nodes-1)" into buf. */
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,
 		    size_t len);

@@ -57,6 +57,28 @@ struct node_ballast {
 };
 
 /*
+ * A populated chunk of @size bytes on @node, or NULL. A VMA policy binds
+ * the chunk alone: the ballast's own kernel allocations (page tables, the
+ * buffers that reading /proc/zoneinfo takes) must not be confined to a
+ * node it filled, or they would OOM kill it.
+ */
+static char *chunk_on(int node, long size)
+{
+	nodeset_t mask = NODE(node);
+	char *chunk = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (chunk == MAP_FAILED)
+		return NULL;
+	if (mbind(chunk, size, MPOL_BIND, &mask, NODESET_BITS, 0)) {
+		munmap(chunk, size);
+		return NULL;
+	}
+	memset(chunk, 1, size);
+	return chunk;
+}
+
+/*
  * Keep @node's free memory between a quarter and three quarters of the
  * way from min to low: allocate a chunk there when it has more, give one
  * back when the workers' own growth (page tables, slab, pages migrated
@@ -64,7 +86,6 @@ struct node_ballast {
  */
 static int keep_node(int node, struct node_ballast *b)
 {
-	nodeset_t mask = NODE(node);
 	struct node_marks m;
 	long band;
 
@@ -77,17 +98,39 @@ static int keep_node(int node, struct node_ballast *b)
 	}
 	if (m.free <= m.min + band * 3 / 4 || b->count == 1024)
 		return 0;
-	if (set_mempolicy(MPOL_BIND, &mask, NODESET_BITS))
+	b->chunks[b->count] = chunk_on(node, CHUNK);
+	if (!b->chunks[b->count])
 		return -1;
-	b->chunks[b->count] = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (b->chunks[b->count] == MAP_FAILED)
-		return -1;
-	memset(b->chunks[b->count++], 1, CHUNK);
+	b->count++;
 	return 1;
 }
 
-static void ballast(nodeset_t nodes, int ready)
+/*
+ * Take @node's memory down to FULL_MARGIN pages above its min watermark,
+ * in smaller chunks near the end, and give none back. Returns 1 when it
+ * took some, 0 when there is none left to take, -1 on failure. Called
+ * until it returns 0, then never again. The margin keeps the ballast's
+ * own chunks clear of the OOM killer, which the pages that CPUs keep on
+ * their lists of free pages could otherwise bring about; the allocator's
+ * slow path then takes the margin, for the workers whose CPUs are on
+ * @node.
+ */
+#define FULL_MARGIN	1024
+#define SMALL_CHUNK	(64L << 10)
+static int fill_node(int node)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct node_marks m;
+
+	if (read_node_marks(node, &m))
+		return -1;
+	if (m.free <= m.min + FULL_MARGIN)
+		return 0;
+	return chunk_on(node, (m.free - m.min - FULL_MARGIN) * page > CHUNK ?
+			CHUNK : SMALL_CHUNK) ? 1 : -1;
+}
+
+static void ballast(nodeset_t nodes, nodeset_t full, int ready)
 {
 	static struct node_ballast b[NODESET_BITS];
 	bool filling = true;
@@ -96,10 +139,13 @@ static void ballast(nodeset_t nodes, int ready)
 		bool grew = false;
 
 		for (int n = 0; n < (int)NODESET_BITS; n++) {
-			int rc = (nodes & NODE(n)) ? keep_node(n, &b[n]) : 0;
+			int rc = (full & NODE(n)) ? fill_node(n) :
+				 (nodes & NODE(n)) ? keep_node(n, &b[n]) : 0;
 
 			if (rc < 0)
 				_exit(1);
+			if (rc == 0)
+				full &= ~NODE(n);
 			grew |= rc > 0;
 		}
 		/* Filled: the workers may start. */
@@ -113,7 +159,7 @@ static void ballast(nodeset_t nodes, int ready)
 	}
 }
 
-int pressure_start(struct pressure *p, nodeset_t nodes)
+int pressure_start(struct pressure *p, nodeset_t nodes, nodeset_t full)
 {
 	int fds[2];
 	char c;
@@ -132,7 +178,7 @@ int pressure_start(struct pressure *p, nodeset_t nodes)
 			_exit(1);
 		/* Unlike the monitor, which shields itself. */
 		write_text("/proc/self/oom_score_adj", "0");
-		ballast(nodes, fds[1]);
+		ballast(nodes, full, fds[1]);
 	}
 	close(fds[1]);
 	/* EOF instead of a byte: the ballast died. */

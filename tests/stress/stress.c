@@ -76,6 +76,7 @@ FIXTURE_VARIANT(stress) {
 	enum cgroup_version cgroup;
 	bool v1_migrate;	/* cpuset.memory_migrate on v1 */
 	bool pressure;
+	nodeset_t full;		/* nodes the ballast fills for good */
 	bool churn;
 	bool single_threaded;	/* else THREADS_PER_WORKER threads a worker */
 	nodeset_t user;		/* the policies' nodemask; 0: every set's */
@@ -151,6 +152,28 @@ FIXTURE_VARIANT_ADD(stress, vma_all_anon_flip_pressure) {
 };
 
 /*
+ * An allocation in flight when the cpuset moves from {0,1} to {1,2} must
+ * go on with the policy's nodes for {1,2}, not with those for {0,1}, which
+ * leave it node 1 alone: node 1 is full, the others under pressure, so it
+ * would OOM kill while node 2 has memory. Every policy is made over
+ * {0,1,2}, so that none made in either set is confined to node 1 by
+ * right.
+ */
+static const nodeset_t overlapping_pair[] = { N(0) | N(1), N(1) | N(2), 0 };
+FIXTURE_VARIANT_ADD(stress, vma_bind_anon_overlapping_full) {
+	.policy = VMA_POLICY, .memory = ANON,
+	.modes = MODE(BIND) | MODE(PREFERRED_MANY),
+	.sets = overlapping_pair, .cgroup = CGROUP_V2, .pressure = true,
+	.full = N(1),
+};
+FIXTURE_VARIANT_ADD(stress, task_bind_anon_overlapping_full) {
+	.policy = TASK_POLICY, .memory = ANON,
+	.modes = MODE(BIND) | MODE(PREFERRED_MANY),
+	.sets = overlapping_pair, .cgroup = CGROUP_V2, .pressure = true,
+	.full = N(1),
+};
+
+/*
  * Flagged preferences for node 1 alone while the cpuset goes from {0,1}
  * to {2,3} and back: MPOL_F_STATIC_NODES leaves them no node, and they
  * allocate locally, until node 1 is allowed again. The task policy is remapped
@@ -216,7 +239,9 @@ FIXTURE_SETUP(stress)
 		self->ramfs_mounted = true;
 	}
 	if (variant->pressure)
-		ASSERT_EQ(0, pressure_start(&self->pressure, self->all_sets))
+		ASSERT_EQ(0, pressure_start(&self->pressure,
+					    self->all_sets & ~variant->full,
+					    variant->full))
 			TH_LOG("could not fill nodes %s",
 			       nodeset_format(self->all_sets, want, sizeof(want)));
 }

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "states.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "bench.h"
+#include "../lib/cpuset.h"
+#include "../lib/mpol.h"
+
+#define PAGES_PER_THREAD	4096	/* 16 MiB */
+#define MAX_THREADS		2
+#define MAX_POLICIES		8
+#define HOME			(NODE(0) | NODE(1))
+/* The task's own cpuset grows: the policies' nodes stay {0,1}. */
+#define GROWN			(HOME | NODE(2) | NODE(3))
+
+enum state { MADE, OWN_CHANGE, OTHER_CHANGES };
+
+static const char *const state_names[] = {
+	[MADE] = "made", [OWN_CHANGE] = "own-change",
+	[OTHER_CHANGES] = "other-changes",
+};
+
+struct state_case {
+	int mode;
+	int policies;
+	int threads;
+	enum state state;
+};
+
+/* One thread's regions, a policy each, faulted in turn. */
+struct toucher {
+	char *regions[MAX_POLICIES];
+	int policies;
+	double seconds;
+	pthread_barrier_t *start;
+};
+
+struct states_env {
+	struct cpuset home, other;
+	pid_t bystander;
+	int unrelated;
+};
+
+static size_t region_pages(int policies)
+{
+	return PAGES_PER_THREAD / policies;
+}
+
+static void *touch_in_turn(void *arg)
+{
+	struct toucher *t = arg;
+	double begin;
+
+	pthread_barrier_wait(t->start);
+	begin = now_seconds();
+	for (size_t i = 0; i < PAGES_PER_THREAD; i++)
+		t->regions[i % t->policies][i / t->policies * PAGE_SIZE] = 1;
+	t->seconds = now_seconds() - begin;
+	return NULL;
+}
+
+static void unmap_regions(struct toucher *t)
+{
+	for (int p = 0; p < t->policies; p++)
+		if (t->regions[p] && t->regions[p] != MAP_FAILED)
+			munmap(t->regions[p], region_pages(t->policies) * PAGE_SIZE);
+}
+
+/* Separate mappings, so that every region keeps a policy of its own. */
+static int map_regions(struct toucher *t, const struct state_case *c)
+{
+	size_t len = region_pages(c->policies) * PAGE_SIZE;
+	nodeset_t nodes = HOME;
+
+	t->policies = c->policies;
+	for (int p = 0; p < c->policies; p++) {
+		t->regions[p] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t->regions[p] == MAP_FAILED ||
+		    madvise(t->regions[p], len, MADV_NOHUGEPAGE) ||
+		    mbind(t->regions[p], len, c->mode, &nodes, NODESET_BITS, 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* Bring the policies, made at home, into the case's state. */
+static int enter_state(const struct states_env *env, enum state state)
+{
+	int err = 0;
+
+	if (state == OWN_CHANGE)
+		return cpuset_set_mems(&env->home, GROWN);
+	for (int i = 0; state == OTHER_CHANGES && !err && i < env->unrelated; i++)
+		err = cpuset_set_mems(&env->other, i % 2 ? NODE(2) : NODE(3));
+	return err;
+}
+
+/* Pages per second of one repetition, or a negative value on error. */
+static double state_rate(const struct states_env *env,
+			 const struct state_case *c)
+{
+	struct toucher t[MAX_THREADS] = { 0 };
+	pthread_t threads[MAX_THREADS];
+	pthread_barrier_t start;
+	double slowest = 0;
+	int err = 0;
+
+	pthread_barrier_init(&start, NULL, c->threads);
+	for (int i = 0; i < c->threads && !err; i++) {
+		t[i].start = &start;
+		err = map_regions(&t[i], c);
+	}
+	if (!err)
+		err = enter_state(env, c->state);
+	for (int i = 0; !err && i < c->threads; i++)
+		pthread_create(&threads[i], NULL, touch_in_turn, &t[i]);
+	for (int i = 0; !err && i < c->threads; i++) {
+		pthread_join(threads[i], NULL);
+		if (t[i].seconds > slowest)
+			slowest = t[i].seconds;
+	}
+	for (int i = 0; i < c->threads; i++)
+		unmap_regions(&t[i]);
+	if (c->state == OWN_CHANGE && cpuset_set_mems(&env->home, HOME))
+		err = -1;
+	pthread_barrier_destroy(&start);
+	return err ? -1 : c->threads * PAGES_PER_THREAD / slowest;
+}
+
+static int run_state_case(const struct states_env *env,
+			  const struct state_case *c, int reps)
+{
+	double rates[32];
+	char figure[128];
+
+	if (reps > 32)
+		reps = 32;
+	for (int r = 0; r < reps; r++) {
+		rates[r] = state_rate(env, c);
+		if (rates[r] < 0) {
+			ksft_print_msg("fault state case %s %s failed\n",
+				       state_names[c->state],
+				       mpol_mode_name(c->mode));
+			return 1;
+		}
+	}
+	snprintf(figure, sizeof(figure), "fault-state/%s/%dp/%dt/%s",
+		 state_names[c->state], c->policies, c->threads,
+		 mpol_mode_name(c->mode));
+	bench_print(figure, "pages/s", median(rates, reps));
+	return 0;
+}
+
+static const int modes[] = {
+	MPOL_BIND, MPOL_INTERLEAVE, MPOL_WEIGHTED_INTERLEAVE, MPOL_PREFERRED,
+	MPOL_PREFERRED_MANY,
+};
+static const int policy_counts[] = { 1, 2, 8 };
+
+/* This process in a cpuset of its own, a bystander in another. */
+static int enter_cpusets(struct states_env *env)
+{
+	if (cpuset_create(&env->home, CGROUP_V2, "numapol-bench-states", HOME) ||
+	    cpuset_attach(&env->home, getpid()) ||
+	    cpuset_create(&env->other, CGROUP_V2, "numapol-bench-other",
+			  NODE(3)))
+		return -1;
+	env->bystander = cpuset_start_sleeper(&env->other);
+	return env->bystander < 0 ? -1 : 0;
+}
+
+static void leave_cpusets(struct states_env *env)
+{
+	if (env->bystander > 0) {
+		kill(env->bystander, SIGKILL);
+		waitpid(env->bystander, NULL, 0);
+	}
+	cpuset_remove(&env->other);
+	cpuset_destroy(&env->home);
+}
+
+int bench_fault_states(int reps, int unrelated)
+{
+	struct states_env env = { .unrelated = unrelated };
+	int failed = 0;
+
+	if (enter_cpusets(&env)) {
+		ksft_print_msg("fault states: cannot set up the cpusets\n");
+		leave_cpusets(&env);
+		return 1;
+	}
+	for (int s = MADE; s <= OTHER_CHANGES; s++)
+		for (size_t p = 0; p < sizeof(policy_counts) / sizeof(policy_counts[0]); p++)
+			for (int threads = 1; threads <= MAX_THREADS; threads++)
+				for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+					struct state_case c = {
+						.mode = modes[m],
+						.policies = policy_counts[p],
+						.threads = threads, .state = s,
+					};
+
+					failed += run_state_case(&env, &c, reps);
+				}
+	leave_cpusets(&env);
+	return failed;
+}

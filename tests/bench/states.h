@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault throughput under VMA policies in the three states a policy can be
+ * in when it is used: no cpuset change since it was made; after a change
+ * of the task's own cpuset; after changes of another cpuset only. Each
+ * thread faults regions with 1, 2 or 8 policies in turn, every mode, from
+ * one thread and from two.
+ */
+#ifndef NUMAPOL_STATES_H
+#define NUMAPOL_STATES_H
+
+/*
+ * Prints a figure per case; @unrelated cpuset.mems writes make the third
+ * state. Returns the number of cases that failed.
+ */
+int bench_fault_states(int reps, int unrelated);
+
+#endif
