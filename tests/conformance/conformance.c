@@ -18,6 +18,7 @@
 #include "../lib/mpol.h"
 #include "../lib/placement.h"
 #include "../lib/semantics.h"
+#include "../lib/variants.h"
 
 #define MAX_STEPS 6
 #define MAX_NODES 8
@@ -61,26 +62,9 @@ FIXTURE_VARIANT(rebind) {
 	enum cgroup_version cgroup;
 };
 
-#define CASE(m, f, v) \
-	FIXTURE_VARIANT_ADD(rebind, m##_##f##_v##v) { \
-		.mode = MPOL_##m, .flags = f, .cgroup = CGROUP_V##v }
-#define none 0
-#define STATIC MPOL_F_STATIC_NODES
-#define RELATIVE MPOL_F_RELATIVE_NODES
-/* Not a node flag: behaves as no flag (rules 3 and 5). */
-#define BALANCING MPOL_F_NUMA_BALANCING
-#define CASES(m, v) CASE(m, none, v); CASE(m, STATIC, v); CASE(m, RELATIVE, v)
-CASES(BIND, 2);
-CASES(INTERLEAVE, 2);
-CASES(WEIGHTED_INTERLEAVE, 2);
-CASES(PREFERRED, 2);
-CASES(PREFERRED_MANY, 2);
-CASE(BIND, BALANCING, 2);
-CASES(BIND, 1);
-CASES(INTERLEAVE, 1);
-CASES(WEIGHTED_INTERLEAVE, 1);
-CASES(PREFERRED, 1);
-CASES(PREFERRED_MANY, 1);
+EVERY_MODE_VARIANTS(rebind, 2);
+MODE_FLAG_VARIANT(rebind, BIND, BALANCING, 2);
+EVERY_MODE_VARIANTS(rebind, 1);
 
 FIXTURE_SETUP(rebind)
 {

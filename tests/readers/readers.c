@@ -23,6 +23,7 @@
 #include "../lib/mpol.h"
 #include "../lib/placement.h"
 #include "../lib/semantics.h"
+#include "../lib/variants.h"
 
 #define N(n) NODE(n)
 #define HOME		(N(0) | N(1))
@@ -64,23 +65,8 @@ FIXTURE_VARIANT(readers) {
 	enum cgroup_version cgroup;
 };
 
-#define CASE(m, f, v) \
-	FIXTURE_VARIANT_ADD(readers, m##_##f##_v##v) { \
-		.mode = MPOL_##m, .flags = f, .cgroup = CGROUP_V##v }
-#define none 0
-#define STATIC MPOL_F_STATIC_NODES
-#define RELATIVE MPOL_F_RELATIVE_NODES
-#define CASES(m, v) CASE(m, none, v); CASE(m, STATIC, v); CASE(m, RELATIVE, v)
-CASES(BIND, 2);
-CASES(INTERLEAVE, 2);
-CASES(WEIGHTED_INTERLEAVE, 2);
-CASES(PREFERRED, 2);
-CASES(PREFERRED_MANY, 2);
-CASES(BIND, 1);
-CASES(INTERLEAVE, 1);
-CASES(WEIGHTED_INTERLEAVE, 1);
-CASES(PREFERRED, 1);
-CASES(PREFERRED_MANY, 1);
+EVERY_MODE_VARIANTS(readers, 2);
+EVERY_MODE_VARIANTS(readers, 1);
 
 static void check_readers(struct reader_check *rc);
 
