@@ -9,6 +9,9 @@
  * it: a policy's nodes depend only on the allowed nodes of the task using
  * it. The away thread joins its cpuset before the policy is made, so that
  * no cpuset change comes between the policy and its first fault there.
+ * The hugetlb pool, sized through nr_hugepages_mempolicy, reads the task
+ * policy of the task that sizes it: each thread makes one at home and
+ * sizes the pool from its own cpuset.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -38,8 +41,23 @@
 #define UNRELATED_CHANGES(flags) ((flags) ? 100 : 1000)
 /* Two threads, each probing from at most two nodes, twice. */
 #define SLICES		8
+/* Huge pages to put in the pool: enough for each of a policy's nodes. */
+#define POOL_PAGES	8
+#define POOL_SIZE	"/proc/sys/vm/nr_hugepages_mempolicy"
+#define NODE_POOL	"/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages"
 
-struct reader_check;
+struct reader_check {
+	void (*run)(struct reader_check *rc);
+	struct __test_metadata *metadata;
+	const FIXTURE_VARIANT(readers) *variant;
+	const char *who;
+	nodeset_t allowed;	/* the cpuset of the checking thread */
+	char *region;		/* where the VMA policy is */
+	char *next;		/* the next fresh slice */
+	long slice;
+	const struct cpuset *own, *home;	/* the thread's, and home */
+	int mismatches;
+};
 
 /* The thread in the away cpuset, which checks when it is told to. */
 struct away_thread {
@@ -68,7 +86,6 @@ FIXTURE_VARIANT(readers) {
 EVERY_MODE_VARIANTS(readers, 2);
 EVERY_MODE_VARIANTS(readers, 1);
 
-static void check_readers(struct reader_check *rc);
 
 /* Join the away cpuset, then check each time the test says so. */
 static void *away_thread(void *arg)
@@ -81,7 +98,7 @@ static void *away_thread(void *arg)
 		sem_wait(&t->go);
 		if (!t->check)
 			break;
-		check_readers(t->check);
+		t->check->run(t->check);
 		sem_post(&t->done);
 	}
 	return NULL;
@@ -179,16 +196,6 @@ static int numa_maps_nodes(pid_t tid, const void *addr, nodeset_t *nodes)
 	return err;
 }
 
-struct reader_check {
-	struct __test_metadata *metadata;
-	const FIXTURE_VARIANT(readers) *variant;
-	const char *who;
-	nodeset_t allowed;	/* the cpuset of the checking thread */
-	char *region;		/* where the VMA policy is */
-	char *next;		/* the next fresh slice */
-	long slice;
-	int mismatches;
-};
 
 /* Compare get_mempolicy(), numa_maps and placement with the model. */
 static void check_readers(struct reader_check *rc)
@@ -226,12 +233,90 @@ static void check_readers(struct reader_check *rc)
 	}
 }
 
+/* The nodes whose hugetlb pool has pages, and how many pages it has. */
+static int pool_nodes(nodeset_t *nodes, long *total)
+{
+	char path[96], text[32];
+	long pages;
+
+	*nodes = 0;
+	*total = 0;
+	for (unsigned int n = 0; n < NODESET_BITS; n++) {
+		snprintf(path, sizeof(path), NODE_POOL, n);
+		if (access(path, F_OK))
+			continue;
+		if (read_text(path, text, sizeof(text)))
+			return -1;
+		pages = atol(text);
+		if (pages)
+			*nodes |= NODE(n);
+		*total += pages;
+	}
+	return 0;
+}
+
+/*
+ * Make the variant's task policy at home, size the pool from the thread's
+ * own cpuset, and compare get_mempolicy() and the nodes the pool's pages
+ * went to with the model. The pool's pages obey the cpuset too: a policy
+ * whose nodes are all outside it (a preference without flags) gets none,
+ * and one that allocates locally gets them inside it.
+ */
+static void check_hugetlb_pool(struct reader_check *rc)
+{
+	struct __test_metadata *_metadata = rc->metadata;
+	const struct policy_request req = {
+		.mode = rc->variant->mode, .flags = rc->variant->flags,
+		.user = USER, .created_in = HOME,
+	};
+	char got[32], want_nodes[32], size[16];
+	struct policy_expectation want;
+	nodeset_t reported = 0, pool = 0, expected;
+	int mode = -1;
+	long pages = 0;
+
+	policy_expect(&req, rc->allowed, &want);
+	expected = want.effective & rc->allowed;
+	if (cpuset_attach_thread(rc->home, gettid()) ||
+	    set_mempolicy(req.mode | req.flags, &(nodeset_t){ USER },
+			  NODESET_BITS) ||
+	    cpuset_attach_thread(rc->own, gettid())) {
+		TH_LOG("%s: cannot make a task policy at home: %s", rc->who,
+		       strerror(errno));
+		rc->mismatches++;
+		return;
+	}
+	if (get_mempolicy(&mode, &reported, NODESET_BITS, NULL, 0) ||
+	    mode != (int)(req.mode | req.flags) || reported != want.reported) {
+		TH_LOG("%s: get_mempolicy() mode %#x nodes {%s}; expected %#x {%s}",
+		       rc->who, mode, nodeset_format(reported, got, sizeof(got)),
+		       req.mode | req.flags,
+		       nodeset_format(want.reported, want_nodes,
+				      sizeof(want_nodes)));
+		rc->mismatches++;
+	}
+	snprintf(size, sizeof(size), "%d", POOL_PAGES);
+	if (write_text(POOL_SIZE, size) ||
+	    pool_nodes(&pool, &pages) ||
+	    (expected ? pages != POOL_PAGES || pool != expected :
+			(pool & ~rc->allowed))) {
+		TH_LOG("%s: the hugetlb pool has %ld pages on {%s}; expected %s {%s}",
+		       rc->who, pages, nodeset_format(pool, got, sizeof(got)),
+		       expected ? "all on" : "none outside",
+		       nodeset_format(expected ? expected : rc->allowed,
+				      want_nodes, sizeof(want_nodes)));
+		rc->mismatches++;
+	}
+	set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	write_text(POOL_SIZE, "0");
+}
+
 /* Each thread probes its own half of the region, in fresh slices. */
-#define READER_CHECK(name, nodes, half) { \
-	.metadata = _metadata, .variant = variant, .who = name, \
-	.allowed = nodes, .region = self->region, \
+#define READER_CHECK(name, check, nodes, cpuset, half) { \
+	.run = check, .metadata = _metadata, .variant = variant, \
+	.who = name, .allowed = nodes, .region = self->region, \
 	.next = self->region + (half) * (SLICES / 2) * self->slice, \
-	.slice = self->slice, \
+	.slice = self->slice, .own = cpuset, .home = &self->home, \
 }
 
 /* The away thread checks first: its faults are the first there. */
@@ -241,13 +326,28 @@ static void check_both(FIXTURE_DATA(readers) *self,
 	self->away_thread.check = away;
 	sem_post(&self->away_thread.go);
 	sem_wait(&self->away_thread.done);
-	check_readers(home);
+	home->run(home);
 }
 
 TEST_F(readers, each_thread_gets_its_cpusets_nodes)
 {
-	struct reader_check home = READER_CHECK("home thread", HOME, 0);
-	struct reader_check away = READER_CHECK("away thread", AWAY, 1);
+	struct reader_check home = READER_CHECK("home thread", check_readers,
+						HOME, &self->home, 0);
+	struct reader_check away = READER_CHECK("away thread", check_readers,
+						AWAY, &self->away, 1);
+
+	check_both(self, &home, &away);
+	EXPECT_EQ(0, home.mismatches + away.mismatches);
+}
+
+TEST_F(readers, hugetlb_pool_takes_each_threads_nodes)
+{
+	struct reader_check home = READER_CHECK("home thread",
+						check_hugetlb_pool, HOME,
+						&self->home, 0);
+	struct reader_check away = READER_CHECK("away thread",
+						check_hugetlb_pool, AWAY,
+						&self->away, 1);
 
 	check_both(self, &home, &away);
 	EXPECT_EQ(0, home.mismatches + away.mismatches);
@@ -255,8 +355,10 @@ TEST_F(readers, each_thread_gets_its_cpusets_nodes)
 
 TEST_F_TIMEOUT(readers, unrelated_cpuset_changes_change_nothing, 300)
 {
-	struct reader_check home = READER_CHECK("home thread", HOME, 0);
-	struct reader_check away = READER_CHECK("away thread", AWAY, 1);
+	struct reader_check home = READER_CHECK("home thread", check_readers,
+						HOME, &self->home, 0);
+	struct reader_check away = READER_CHECK("away thread", check_readers,
+						AWAY, &self->away, 1);
 	struct cpuset other;
 	pid_t bystander;
 	int err = 0;
