@@ -10,6 +10,9 @@
 #   mutant-NAME   patched + mutants/NAME.patch
 #   series-K      baseline + the first K patches of the series
 #
+# FLAVOUR-wide is FLAVOUR on the wide configuration: memory management
+# configured as Debian configures it (scripts/wide-config.sh), with
+# configs/wide.config, in a build of its own.
 # EXTRA_PATCHES="a.patch b.patch" applies further patches on top, mail
 # from git format-patch or plain diffs; the flavour then gets a build of
 # its own (see flavour_name in lib.sh).
@@ -18,8 +21,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|kcsan|kmsan|mutant-NAME|series-K" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 baseline|patched|debug|kcsan|kmsan|mutant-NAME|series-K[-wide]" >&2; exit 2; }
 flavour=$1
+kind=${flavour%-wide}
 
 series=()
 for p in "$REPO_DIR"/patches/[0-9]*.patch; do
@@ -29,21 +33,25 @@ for p in "$REPO_DIR"/patches/[0-9]*.patch; do
 done
 
 fragments=("$REPO_DIR/configs/base.config")
-case $flavour in
+if [ "$kind" != "$flavour" ]; then
+	fragments+=("$(build_dir "$flavour")/wide-debian.config"
+		"$REPO_DIR/configs/wide.config")
+fi
+case $kind in
 baseline) patches=() ;;
 patched) patches=("${series[@]+"${series[@]}"}") ;;
 debug | kcsan | kmsan)
 	patches=("${series[@]+"${series[@]}"}")
-	fragments+=("$REPO_DIR/configs/$flavour.config")
+	fragments+=("$REPO_DIR/configs/$kind.config")
 	;;
 series-[0-9]*)
-	count=${flavour#series-}
+	count=${kind#series-}
 	[ "$count" -ge 1 ] && [ "$count" -le ${#series[@]} ] ||
 		die "the series has ${#series[@]} patches, not $count"
 	patches=("${series[@]:0:$count}")
 	;;
 mutant-*)
-	mutant=$REPO_DIR/mutants/${flavour#mutant-}.patch
+	mutant=$REPO_DIR/mutants/${kind#mutant-}.patch
 	[ -r "$mutant" ] || die "no such mutant: $mutant"
 	patches=("${series[@]+"${series[@]}"}" "$mutant")
 	;;
@@ -122,6 +130,9 @@ git -C "$src" log --oneline base..HEAD
 #    configs/series.config holds options that a patch of the series adds:
 #    merged once the tree defines them, so that a prefix of the series
 #    runs the KUnit test from the patch that adds it on.
+if [ "$kind" != "$flavour" ]; then
+	"$REPO_DIR/scripts/wide-config.sh" "$src" "$build/wide-debian.config"
+fi
 if series_options_defined "$src"; then
 	fragments+=("$REPO_DIR/configs/series.config")
 fi

@@ -14,7 +14,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,readers,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
 
 # add_counts P F S: add to the totals.
 add_counts() {

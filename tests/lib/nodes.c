@@ -135,14 +135,18 @@ double now_seconds(void)
 
 int page_nodes(void *addr, size_t npages, int *nodes)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	return page_nodes_every(addr, npages, sysconf(_SC_PAGESIZE), nodes);
+}
+
+int page_nodes_every(void *addr, size_t npages, size_t stride, int *nodes)
+{
 	void **pages = calloc(npages, sizeof(*pages));
 	long ret;
 
 	if (!pages)
 		return -ENOMEM;
 	for (size_t i = 0; i < npages; i++)
-		pages[i] = (char *)addr + i * page;
+		pages[i] = (char *)addr + i * stride;
 	ret = move_pages(0, npages, pages, NULL, nodes, 0);
 	free(pages);
 	return ret < 0 ? -errno : 0;

@@ -52,5 +52,7 @@ double now_seconds(void);
  * present gets a negative errno. Returns 0 or -errno.
  */
 int page_nodes(void *addr, size_t npages, int *nodes);
+/* The same for pages @stride bytes apart: huge pages. */
+int page_nodes_every(void *addr, size_t npages, size_t stride, int *nodes);
 
 #endif

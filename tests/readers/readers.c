@@ -23,6 +23,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/cpuset.h"
+#include "../lib/hugetlb.h"
 #include "../lib/mpol.h"
 #include "../lib/placement.h"
 #include "../lib/semantics.h"
@@ -43,8 +44,6 @@
 #define SLICES		8
 /* Huge pages to put in the pool: enough for each of a policy's nodes. */
 #define POOL_PAGES	8
-#define POOL_SIZE	"/proc/sys/vm/nr_hugepages_mempolicy"
-#define NODE_POOL	"/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages"
 
 struct reader_check {
 	void (*run)(struct reader_check *rc);
@@ -233,28 +232,6 @@ static void check_readers(struct reader_check *rc)
 	}
 }
 
-/* The nodes whose hugetlb pool has pages, and how many pages it has. */
-static int pool_nodes(nodeset_t *nodes, long *total)
-{
-	char path[96], text[32];
-	long pages;
-
-	*nodes = 0;
-	*total = 0;
-	for (unsigned int n = 0; n < NODESET_BITS; n++) {
-		snprintf(path, sizeof(path), NODE_POOL, n);
-		if (access(path, F_OK))
-			continue;
-		if (read_text(path, text, sizeof(text)))
-			return -1;
-		pages = atol(text);
-		if (pages)
-			*nodes |= NODE(n);
-		*total += pages;
-	}
-	return 0;
-}
-
 /*
  * Make the variant's task policy at home, size the pool from the thread's
  * own cpuset, and compare get_mempolicy() and the nodes the pool's pages
@@ -269,7 +246,7 @@ static void check_hugetlb_pool(struct reader_check *rc)
 		.mode = rc->variant->mode, .flags = rc->variant->flags,
 		.user = USER, .created_in = HOME,
 	};
-	char got[32], want_nodes[32], size[16];
+	char got[32], want_nodes[32];
 	struct policy_expectation want;
 	nodeset_t reported = 0, pool = 0, expected;
 	int mode = -1;
@@ -295,9 +272,8 @@ static void check_hugetlb_pool(struct reader_check *rc)
 				      sizeof(want_nodes)));
 		rc->mismatches++;
 	}
-	snprintf(size, sizeof(size), "%d", POOL_PAGES);
-	if (write_text(POOL_SIZE, size) ||
-	    pool_nodes(&pool, &pages) ||
+	if (hugetlb_set_pool_under_policy(POOL_PAGES) ||
+	    hugetlb_pool_nodes(&pool, &pages) ||
 	    (expected ? pages != POOL_PAGES || pool != expected :
 			(pool & ~rc->allowed))) {
 		TH_LOG("%s: the hugetlb pool has %ld pages on {%s}; expected %s {%s}",
@@ -308,7 +284,7 @@ static void check_hugetlb_pool(struct reader_check *rc)
 		rc->mismatches++;
 	}
 	set_mempolicy(MPOL_DEFAULT, NULL, 0);
-	write_text(POOL_SIZE, "0");
+	hugetlb_reset();
 }
 
 /* Each thread probes its own half of the region, in fresh slices. */
