@@ -10,8 +10,9 @@
 # Environment: BOOTS (default 5), BENCH_CMDLINE (extra guest parameters,
 # e.g. numapol.bench_max_vmas=10000 for a quick run), ICOUNT=1 (guests whose
 # clock counts instructions, see boot.sh: the fault cases only, without the
-# host's noise; the report goes to out/bench/DATE-icount). V=1 shows
-# everything.
+# host's noise; the report goes to out/bench/DATE-icount), WIDE=1 (the
+# kernels on the wide configuration, baseline-wide and patched-wide: the
+# report goes to out/bench/DATE-wide). V=1 shows everything.
 # Usage: scripts/bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,6 +20,7 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 BOOTS=${BOOTS:-5}
 KERNELS="baseline patched"
+[ "${WIDE:-0}" = 1 ] && KERNELS="baseline-wide patched-wide"
 export SUITES=bench NODES=4 MEMLESS= SUITE_TIMEOUT=${SUITE_TIMEOUT:-3600}
 export CMDLINE=${BENCH_CMDLINE:-} ICOUNT=${ICOUNT:-0}
 # Counting instructions makes the update sweeps take hours: faults only.
@@ -31,13 +33,14 @@ done
 
 report=$OUT_DIR/bench/$(date +%Y%m%d-%H%M%S)
 [ "$ICOUNT" = 1 ] && report+=-icount
+[ "${WIDE:-0}" = 1 ] && report+=-wide
 mkdir -p "$report"
 csv=$report/results.csv
 echo "kernel,boot,figure,unit,value" >"$csv"
 # The compiler's answer, the same in every boot.
 for kernel in $KERNELS; do
 	for struct in mempolicy task_struct; do
-		echo "$kernel,0,memory/sizeof_struct_$struct,bytes,$("$REPO_DIR/scripts/struct-size.sh" "$kernel" "$struct")" >>"$csv"
+		echo "${kernel%-wide},0,memory/sizeof_struct_$struct,bytes,$("$REPO_DIR/scripts/struct-size.sh" "$kernel" "$struct")" >>"$csv"
 	done
 done
 
@@ -49,7 +52,7 @@ for ((boot = 1; boot <= BOOTS; boot++)); do
 		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" || rc=$?
 		[ "$rc" = 2 ] && die "cannot judge $RUN"
 		[ "$rc" = 0 ] || { status=1; cat "$RUN/check.log"; }
-		sed -n "s/^ *# bench \([^ ]*\) \([^ ]*\) \([^ ]*\)$/$kernel,$boot,\1,\2,\3/p" \
+		sed -n "s/^ *# bench \([^ ]*\) \([^ ]*\) \([^ ]*\)$/${kernel%-wide},$boot,\1,\2,\3/p" \
 			"$RUN/results.ktap" >>"$csv"
 	done
 done

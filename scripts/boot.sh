@@ -7,6 +7,9 @@
 # Environment:
 #   NODES=2|4|8        NUMA nodes (default 4)
 #   MEMLESS=N          make node N memoryless (default: none)
+#   HOTPLUG_NODE=N     give node N its memory as a DIMM, onlined movable,
+#                      so that the guest can offline all of it (default:
+#                      none; the kernel needs memory hotplug: FLAVOUR-wide)
 #   NODE_MEM=MiB       memory per node (default 512)
 #   NUMA_DIST=1        give QEMU a distance table (10 local, +10 a hop)
 #   SUITES=a,b         suites to run (default topology)
@@ -23,6 +26,7 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 FLAVOUR RUN_DIR" >&2; exit 2; }
 flavour=$1 run_dir=$2
 NODES=${NODES:-4} MEMLESS=${MEMLESS:-} NODE_MEM=${NODE_MEM:-512}
+HOTPLUG_NODE=${HOTPLUG_NODE:-}
 SUITES=${SUITES:-topology} SUITE_TIMEOUT=${SUITE_TIMEOUT:-600}
 ACCEL=${ACCEL:-auto} ICOUNT=${ICOUNT:-0}
 
@@ -35,15 +39,28 @@ if [ -n "$MEMLESS" ] && { [ "$MEMLESS" -ge "$NODES" ] || [ "$MEMLESS" = 0 ]; }; 
 	die "MEMLESS must name a node from 1 to $((NODES - 1))"
 fi
 
+if [ -n "$HOTPLUG_NODE" ] && { [ "$HOTPLUG_NODE" -ge "$NODES" ] ||
+	[ "$HOTPLUG_NODE" = 0 ] || [ "$HOTPLUG_NODE" = "$MEMLESS" ]; }; then
+	die "HOTPLUG_NODE must name a node from 1 to $((NODES - 1)), not MEMLESS"
+fi
+
 # Topology: 4 CPUs spread over the nodes (8 nodes get one CPU each), one
 # socket a node, so that no cache is shared across nodes.
 cpus=$((NODES > 4 ? NODES : 4))
 per_node=$((cpus / NODES))
-numa=() mem=0
+numa=() mem=0 dimms=()
 for ((n = 0; n < NODES; n++)); do
 	first=$((n * per_node)) last=$((n * per_node + per_node - 1))
 	if [ "$n" = "$MEMLESS" ]; then
 		numa+=(-numa "node,nodeid=$n,cpus=$first-$last")
+		continue
+	fi
+	if [ "$n" = "$HOTPLUG_NODE" ]; then
+		# No boot memory: the node's memory is a DIMM, which the
+		# guest onlines (movable) when it finds it, and can offline.
+		numa+=(-numa "node,nodeid=$n,cpus=$first-$last")
+		dimms+=(-object "memory-backend-ram,id=dimm$n,size=${NODE_MEM}M"
+			-device "pc-dimm,id=dimm$n,memdev=dimm$n,node=$n")
 		continue
 	fi
 	numa+=(-object "memory-backend-ram,id=mem$n,size=${NODE_MEM}M"
@@ -60,6 +77,9 @@ fi
 
 cmdline="console=ttyS0 panic=-1 numapol.suites=$SUITES numapol.timeout=$SUITE_TIMEOUT"
 cmdline+=" numapol.nodes=$NODES${MEMLESS:+ numapol.memless=$MEMLESS}"
+if [ -n "$HOTPLUG_NODE" ]; then
+	cmdline+=" memhp_default_state=online_movable numapol.hotplug_node=$HOTPLUG_NODE"
+fi
 case $flavour in
 debug*) cmdline+=" panic_on_warn=1" ;;
 # With 5-level paging (QEMU's -cpu max has LA57) the KMSAN kernel oopsed
@@ -71,9 +91,11 @@ cmdline+=${CMDLINE:+ $CMDLINE}
 
 # qemu_cmd ACCEL CMDLINE RESULTS_FILE: set the array QEMU.
 qemu_cmd() {
-	QEMU=(qemu-system-x86_64 -accel "$1" -cpu max -m "${mem}M"
+	local memory=${mem}M
+	[ ${#dimms[@]} = 0 ] || memory+=",slots=1,maxmem=$((mem + NODE_MEM))M"
+	QEMU=(qemu-system-x86_64 -accel "$1" -cpu max -m "$memory"
 		-smp "$cpus,sockets=$NODES,cores=$per_node,threads=1"
-		"${numa[@]}" -kernel "$kernel" -initrd "$initramfs"
+		"${numa[@]}" "${dimms[@]+"${dimms[@]}"}" -kernel "$kernel" -initrd "$initramfs"
 		-append "$2" -nodefaults -no-reboot -nographic
 		-serial stdio -serial "file:$3")
 	if [ "$1" = tcg ] && [ "$ICOUNT" = 1 ]; then
@@ -155,6 +177,7 @@ release=$(kernel_release)
 flavour=$(flavour_name "$flavour")
 nodes=$NODES
 memless=${MEMLESS:-none}
+hotplug_node=${HOTPLUG_NODE:-none}
 accel=$accel
 icount=$ICOUNT
 suites=$SUITES

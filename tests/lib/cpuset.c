@@ -126,6 +126,11 @@ int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems)
 			  nodeset_format(mems, list, sizeof(list)));
 }
 
+int cpuset_set_cpus(const struct cpuset *cs, const char *cpus)
+{
+	return knob_write(cs->dir, "cpuset.cpus", cpus);
+}
+
 int cpuset_attach(const struct cpuset *cs, pid_t pid)
 {
 	char text[32];

@@ -30,6 +30,8 @@ int cpuset_create(struct cpuset *cs, enum cgroup_version version,
 int cpuset_create_threaded(struct cpuset *cs, const struct cpuset *domain,
 			   const char *name, nodeset_t mems);
 int cpuset_set_mems(const struct cpuset *cs, nodeset_t mems);
+/* Set cpuset.cpus to the CPU list @cpus ("2", "0-1"); 0 or -errno. */
+int cpuset_set_cpus(const struct cpuset *cs, const char *cpus);
 int cpuset_attach(const struct cpuset *cs, pid_t pid);
 /*
  * A process that sleeps in @cs, for cpuset changes that concern no test
