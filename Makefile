@@ -3,9 +3,12 @@
 #
 #   make test       build what the tests need, run the whole suite
 #   make run        the LWN scenario on baseline and patched, side by side
-#   make kernel FLAVOUR=baseline|patched|debug|kcsan|mutant-NAME
-#   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N]
-#                   that flavour alone: no 8-node or kcsan extra run
+#   make kernel FLAVOUR=baseline|patched|debug|kcsan|mutant-NAME[-wide]
+#                   (-wide: Debian's mm and cgroup options, see
+#                   scripts/wide-config.sh; make test boots patched-wide
+#                   and debug-wide)
+#   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N] [HOTPLUG_NODE=N]
+#                   that flavour alone: no 8-node, hotplug or kcsan extra run
 #   make selftest   show that a failing test and a kernel WARNING fail a run,
 #                   and that Ctrl-C during a boot leaves no guest behind
 #   make mutants    the kill matrix: the suites on every mutant, the stress
@@ -100,6 +103,6 @@ model-test:
 	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
 
 boot:
-	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 scripts/test.sh
+	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 HOTPLUG=0 scripts/test.sh
 
 .PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kmsan

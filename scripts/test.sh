@@ -3,18 +3,24 @@
 # with the guest suites, judge every run, print the totals.
 # Exit 0 pass, 1 tests failed, 2 harness error.
 #
-# Environment: FLAVOURS (default "patched debug"), SUITES, NODES, MEMLESS,
-# and those of boot.sh; WIDE_SEQS (default 200, 0 for none): differential
-# sequences in an extra run on 8 nodes with a memoryless one; KCSAN_STRESS
-# (default 1, 0 for none): the stress suite once more on the kcsan flavour.
-# V=1 shows everything.
+# Environment: FLAVOURS (default "patched-wide debug-wide": the wide
+# configuration, see apply-series.sh), SUITES, NODES, MEMLESS, and those of
+# boot.sh; WIDE_SEQS (default 200, 0 for none): differential sequences in
+# an extra run on 8 nodes with a memoryless one; HOTPLUG (default 1, 0 for
+# none): the memhotplug suite in an extra run whose node 3 has only
+# memory that can go offline; KCSAN_STRESS (default 1, 0 for none): the
+# stress suite once more on the kcsan flavour. The extra runs boot the
+# first patched flavour of FLAVOURS. V=1 shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-FLAVOURS=${FLAVOURS:-patched debug}
-export SUITES=${SUITES:-topology,conformance,readers,hugetlb,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
+FLAVOURS=${FLAVOURS:-patched-wide debug-wide}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
+# The flavour of the extra runs: patched or patched-wide, if FLAVOURS has it.
+# shellcheck disable=SC2086 # a list of flavours
+patched=$(printf '%s\n' $FLAVOURS | grep -m 1 -x 'patched\(-wide\)\{0,1\}' || true)
 
 # add_counts P F S: add to the totals.
 add_counts() {
@@ -78,18 +84,24 @@ done
 
 # The differential suite once more on 8 nodes, node 5 without memory.
 WIDE_SEQS=${WIDE_SEQS:-200}
-if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* &&
-	" $FLAVOURS " == *" patched "* ]]; then
+if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* && -n $patched ]]; then
 	NODES=8 MEMLESS=5 SUITES=differential \
-		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run patched
-	judge "$RUN" "$(flavour_name patched), 8 nodes, node 5 memoryless"
+		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run "$patched"
+	judge "$RUN" "$(flavour_name "$patched"), 8 nodes, node 5 memoryless"
+fi
+
+# Memory hotplug: node 3's memory is a DIMM the guest can offline, which
+# needs a kernel with memory hotplug (the wide configuration).
+HOTPLUG=${HOTPLUG:-1}
+if [[ $HOTPLUG != 0 && $patched == *-wide ]]; then
+	HOTPLUG_NODE=3 SUITES=memhotplug boot_run "$patched"
+	judge "$RUN" "$(flavour_name "$patched"), node 3's memory hotplugged"
 fi
 
 # The stress suite under KCSAN: a data race on a policy or on the nodes an
 # allocation uses is a report, and any report fails the run.
 KCSAN_STRESS=${KCSAN_STRESS:-1}
-if [[ $KCSAN_STRESS != 0 && ",$SUITES," == *,stress,* &&
-	" $FLAVOURS " == *" patched "* ]]; then
+if [[ $KCSAN_STRESS != 0 && ",$SUITES," == *,stress,* && -n $patched ]]; then
 	build_flavour kcsan
 	SUITES=stress boot_run kcsan
 	judge "$RUN" "$(flavour_name kcsan)"

@@ -89,8 +89,11 @@ FIXTURE_SETUP(cpuhotplug)
 	if (read_text("/sys/devices/system/node/node2/cpulist", cpus,
 		      sizeof(cpus)) || sscanf(cpus, "%d", &self->cpu) != 1)
 		SKIP(return, "node 2 has no CPU in this topology");
-	if (self->cpu == 0)
-		SKIP(return, "node 2's CPU is CPU 0, which cannot go offline");
+	snprintf(cpus, sizeof(cpus), "/sys/devices/system/cpu/cpu%d/online",
+		 self->cpu);
+	if (self->cpu == 0 || access(cpus, W_OK))
+		SKIP(return, "node 2's CPU %d cannot go offline in this kernel",
+		     self->cpu);
 	ASSERT_EQ(0, cpuset_create(&self->cs, variant->cgroup,
 				   "numapol-cpuhotplug", HOME));
 	snprintf(cpu, sizeof(cpu), "%d", self->cpu);
