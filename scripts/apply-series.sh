@@ -104,7 +104,9 @@ echo "Linux $release, flavour $name"
 # 1. Source: a worktree at base with each patch applied as a commit. Redone
 #    only when the patch list or a patch changed, so that unchanged files
 #    keep their timestamps and the build stays incremental.
-key=$( (printf '%s\n' "${patches[@]+"${patches[@]}"}"
+#    The key is the patches' names and contents, not their paths: a clone
+#    elsewhere (a worktree, CI's checkout) shares the build.
+key=$( (for p in "${patches[@]+"${patches[@]}"}"; do basename "$p"; done
 	cat "${patches[@]+"${patches[@]}"}" /dev/null) | sha256sum)
 if [ ! -e "$src/.git" ]; then
 	rm -rf "$src"
