@@ -159,9 +159,11 @@ kunit_prefix() {
 }
 
 # expect_kunit: 1 when the run's kernel must run mempolicy_rebind, from the
-# build name in run.info (FLAVOUR or FLAVOUR+extra-HASH).
+# build name in run.info (FLAVOUR or FLAVOUR+extra-HASH; FLAVOUR may end in
+# -wide, the configuration, which does not change the answer).
 expect_kunit() {
 	local base=${flavour%%+extra-*}
+	base=${base%-wide}
 	if [ "$base" = baseline ]; then
 		echo 0
 	elif [[ $base =~ ^series-([0-9]+)$ ]]; then
