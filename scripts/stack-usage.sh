@@ -22,7 +22,10 @@ frames() {
 	local build
 	build=$(build_dir "$1")
 	[ -r "$build/.config" ] || die "$1 is not built: run build-kernel.sh $1"
-	rm -f "$build"/mm/mempolicy.su "$build"/mm/page_alloc.su
+	# The objects go too: built with -fstack-usage already, make would
+	# not compile them again, and write no .su.
+	rm -f "$build"/mm/mempolicy.su "$build"/mm/page_alloc.su \
+		"$build"/mm/mempolicy.o "$build"/mm/page_alloc.o
 	make -s -C "$(src_dir "$1")" O="$build" CC="ccache gcc" \
 		KCFLAGS=-fstack-usage mm/mempolicy.o mm/page_alloc.o >/dev/null ||
 		die "cannot compile $1's mm/mempolicy.o and mm/page_alloc.o"
