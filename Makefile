@@ -8,7 +8,7 @@
 #                   scripts/wide-config.sh; make test boots patched-wide
 #                   and debug-wide)
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N] [HOTPLUG_NODE=N]
-#                   that flavour alone: no 8-node, hotplug or kcsan extra run
+#                   that flavour alone: no 8-node or hotplug extra run
 #   make selftest   show that a failing test and a kernel WARNING fail a run,
 #                   and that Ctrl-C during a boot leaves no guest behind
 #   make mutants    the kill matrix: the suites on every mutant, the stress
@@ -28,6 +28,8 @@
 #   make check-series   every prefix of the series builds and boots
 #   make matrix     baseline and the series under the build robot's
 #                   configurations (configs/matrix.rows), W=1 and sparse
+#   make kcsan      the series with the data-race detector, booted with the
+#                   stress suite
 #   make kmsan      the series built with clang and KMSAN, booted with
 #                   KUnit, the conformance and the vmamerge suites
 #   make conformance-baseline   the conformance suite on baseline, against
@@ -67,10 +69,10 @@ mutants:
 	scripts/mutants.sh
 
 # The targets that run a part of the suite on the flavours they name leave
-# out test.sh's extra runs (the 8-node differential run, the stress suite
-# on kcsan): those belong to make test.
+# out test.sh's extra runs (the 8-node differential and memory hotplug
+# runs): those belong to make test.
 stress:
-	FLAVOURS="$(FLAVOURS)" SUITES=stress KCSAN_STRESS=0 SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
+	FLAVOURS="$(FLAVOURS)" SUITES=stress SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
 		CMDLINE="numapol.stress_seconds=$(STRESS_SECONDS)" scripts/test.sh
 
 fuzz:
@@ -94,15 +96,18 @@ stack-usage:
 matrix:
 	scripts/matrix.sh
 
+kcsan:
+	FLAVOURS=kcsan SUITES=stress WIDE_SEQS=0 HOTPLUG=0 scripts/test.sh
+
 kmsan:
 	scripts/install-deps.sh clang
-	FLAVOURS=kmsan SUITES=topology,conformance,vmamerge KCSAN_STRESS=0 WIDE_SEQS=0 \
+	FLAVOURS=kmsan SUITES=topology,conformance,vmamerge WIDE_SEQS=0 \
 		SUITE_TIMEOUT=1800 scripts/test.sh
 
 model-test:
 	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
 
 boot:
-	FLAVOURS=$(FLAVOUR) KCSAN_STRESS=0 WIDE_SEQS=0 HOTPLUG=0 scripts/test.sh
+	FLAVOURS=$(FLAVOUR) WIDE_SEQS=0 HOTPLUG=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kmsan
+.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan

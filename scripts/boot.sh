@@ -16,6 +16,10 @@
 #   SUITE_TIMEOUT=S    guest timeout per suite (default 600)
 #   ACCEL=auto|tcg|kvm auto uses KVM only if a probe boot with it works
 #   CMDLINE=...        appended to the kernel command line
+# Every guest also gets two virtio disks, sparse files made for the run and
+# removed after it: vda with an empty ext4 file system (page cache on a
+# real file system), vdb for swap. Kernels without virtio (the tiny
+# flavours) do not see them.
 #   ICOUNT=1           TCG with guest time counting instructions (one a
 #                      ns, idle time skipped), so that timings do not
 #                      depend on the host's load; slower, one vCPU at a time
@@ -136,10 +140,18 @@ stop_guest() {
 # shellcheck disable=SC2317 # run by the traps
 on_signal() {
 	stop_guest "$1"
+	remove_disks
 	trap - "$1" EXIT
 	kill -"$1" $$
 }
-trap 'stop_guest TERM' EXIT
+# shellcheck disable=SC2317 # run by the traps
+remove_disks() { rm -f -- "$run_dir/disk.img" "$run_dir/swap.img"; }
+# shellcheck disable=SC2317
+on_exit() {
+	stop_guest TERM
+	remove_disks
+}
+trap on_exit EXIT
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
@@ -187,6 +199,11 @@ cmdline=$cmdline
 INFO
 
 qemu_cmd "$accel" "$cmdline" "$run_dir/results.ktap"
+truncate -s 2G "$run_dir/disk.img"
+mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$run_dir/disk.img"
+truncate -s 1G "$run_dir/swap.img"
+QEMU+=(-drive "file=$run_dir/disk.img,format=raw,if=virtio"
+	-drive "file=$run_dir/swap.img,format=raw,if=virtio")
 echo "${QEMU[*]}" >"$run_dir/qemu.cmd"
 if [ "$V" = 1 ]; then
 	exec 3> >(tee "$run_dir/console.log")

@@ -1,8 +1,10 @@
 #!/bin/bash
 # The kill matrix: build every mutant in mutants/ (the series plus one
 # patch that re-injects a known bug), boot it with the suites its
-# "Suites:" line names (default: the semantics suites and differential) and say whether
-# they catch it. Races are not caught every time: a mutant whose suites
+# "Suites:" line names (default: the semantics suites and differential),
+# with the arguments its "Args:" line gives every suite (a kselftest
+# filter such as -vVARIANT, to run only the case that hunts it), and say
+# whether they catch it. Races are not caught every time: a mutant whose suites
 # include stress boots RUNS times, its cases stop at the first failure,
 # and the matrix gives each run's verdict and time to detection (guest
 # seconds after the stress suite started). Results also go to
@@ -11,13 +13,16 @@
 # harness error.
 #
 # Environment: MUTANTS (names, default all), RUNS (default 10),
-# STRESS_SECONDS (seconds per stress case, default 8).
+# STRESS_SECONDS (seconds per stress case, default 8), BASE (the flavour
+# the mutants sit on, default patched, which builds mutant-NAME; any
+# other flavour, baseline-wide or series-7-wide say, gets the mutant
+# as an extra patch, and runs as FLAVOUR+extra-HASH).
 # Usage: scripts/mutants.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8}
+RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8} BASE=${BASE:-patched}
 if [ -z "${MUTANTS:-}" ]; then
 	MUTANTS=$(cd "$REPO_DIR/mutants" && ls -- *.patch | sed 's/\.patch$//')
 fi
@@ -38,10 +43,17 @@ for name in $MUTANTS; do
 		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=$STRESS_SECONDS"
 		;;
 	esac
+	args=$(sed -n 's/^Args: //p' "$patch" | head -n 1)
+	CMDLINE+=${args:+ numapol.args=$args}
 	export CMDLINE
-	build_flavour "mutant-$name"
+	flavour=mutant-$name
+	if [ "$BASE" != patched ]; then
+		flavour=$BASE
+		export EXTRA_PATCHES=$patch
+	fi
+	build_flavour "$flavour"
 	for ((run = 1; run <= runs; run++)); do
-		boot_run "mutant-$name"
+		boot_run "$flavour"
 		rc=0
 		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || rc=$?
 		detection=$("$REPO_DIR/scripts/detection.sh" "$RUN")

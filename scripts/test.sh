@@ -8,9 +8,8 @@
 # boot.sh; WIDE_SEQS (default 200, 0 for none): differential sequences in
 # an extra run on 8 nodes with a memoryless one; HOTPLUG (default 1, 0 for
 # none): the memhotplug suite in an extra run whose node 3 has only
-# memory that can go offline; KCSAN_STRESS (default 1, 0 for none): the
-# stress suite once more on the kcsan flavour. The extra runs boot the
-# first patched flavour of FLAVOURS. V=1 shows everything.
+# memory that can go offline. The extra runs boot the first patched
+# flavour of FLAVOURS. V=1 shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -96,15 +95,6 @@ HOTPLUG=${HOTPLUG:-1}
 if [[ $HOTPLUG != 0 && $patched == *-wide ]]; then
 	HOTPLUG_NODE=3 SUITES=memhotplug boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), node 3's memory hotplugged"
-fi
-
-# The stress suite under KCSAN: a data race on a policy or on the nodes an
-# allocation uses is a report, and any report fails the run.
-KCSAN_STRESS=${KCSAN_STRESS:-1}
-if [[ $KCSAN_STRESS != 0 && ",$SUITES," == *,stress,* && -n $patched ]]; then
-	build_flavour kcsan
-	SUITES=stress boot_run kcsan
-	judge "$RUN" "$(flavour_name kcsan)"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

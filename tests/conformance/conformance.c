@@ -5,7 +5,8 @@
  * for task policies, VMA policies, a fork()ed child's policy and shmem
  * shared policies. After every change it checks what get_mempolicy()
  * reports and where freshly touched pages land, against
- * tests/lib/semantics.c.
+ * tests/lib/semantics.c; under task policies also where write() puts a
+ * file's page cache, on ext4 (the guest's virtio disk) and on tmpfs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,7 +48,12 @@ static const struct sequence sequences[] = {
 	{ "wider_than_cpuset", 0xf, { N(0) | N(1), N(2) | N(3), N(0) | N(1) } },
 };
 
-enum policy_kind { TASK_POLICY, VMA_POLICY };
+enum policy_kind {
+	TASK_POLICY,		/* probed with fresh anonymous pages */
+	VMA_POLICY,
+	TASK_POLICY_EXT4,	/* probed with page cache, a file in DISK_DIR */
+	TASK_POLICY_TMPFS,	/* probed with page cache, a file in /tmp */
+};
 
 FIXTURE(rebind) {
 	struct cpuset cs;
@@ -89,10 +95,14 @@ static bool runnable(const struct sequence *seq, nodeset_t memory)
 	return true;
 }
 
-/* Where fresh pages go: the next slice of the VMA, or a new mapping. */
+/*
+ * Where fresh pages go: the next slice of the VMA, a new mapping, or a
+ * new file in @file_dir.
+ */
 struct probe {
 	char *next;	/* NULL for the task policy */
 	long slice;
+	const char *file_dir;
 };
 
 /*
@@ -124,7 +134,10 @@ static bool observe(struct __test_metadata *_metadata,
 		       nodeset_format(want.reported, exp, sizeof(exp)));
 		ok = false;
 	}
-	if (!probe_placement(req->mode, &want, allowed, &probe->next,
+	if (probe->file_dir ?
+	    !probe_file_placement(req->mode, &want, allowed, probe->file_dir,
+				  why, sizeof(why)) :
+	    !probe_placement(req->mode, &want, allowed, &probe->next,
 			     probe->slice, why, sizeof(why))) {
 		TH_LOG("%s, cpuset {%s}: %s", what,
 		       nodeset_format(allowed, c, sizeof(c)), why);
@@ -137,7 +150,7 @@ static bool observe(struct __test_metadata *_metadata,
 static int apply_policy(FIXTURE_DATA(rebind) *self, enum policy_kind kind,
 			const struct policy_request *req)
 {
-	if (kind == TASK_POLICY)
+	if (kind != VMA_POLICY)
 		return set_mempolicy(req->mode | req->flags, &req->user, NODESET_BITS);
 	return mbind(self->region, self->region_len, req->mode | req->flags,
 		     &req->user, NODESET_BITS, 0);
@@ -173,6 +186,8 @@ static int run_sequences(struct __test_metadata *_metadata,
 		probe = (struct probe){
 			.next = kind == VMA_POLICY ? self->region : NULL,
 			.slice = TOUCH_PAGES * page,
+			.file_dir = kind == TASK_POLICY_EXT4 ? DISK_DIR :
+				    kind == TASK_POLICY_TMPFS ? "/tmp" : NULL,
 		};
 		for (int i = 0; i < MAX_STEPS && seq->steps[i]; i++) {
 			char what[96];
@@ -198,6 +213,20 @@ TEST_F(rebind, task_policy)
 TEST_F(rebind, vma_policy)
 {
 	EXPECT_EQ(0, run_sequences(_metadata, self, variant, VMA_POLICY));
+}
+
+/* write() allocates page cache under the task policy, as a fault does. */
+TEST_F(rebind, task_policy_ext4_page_cache)
+{
+	if (!disk_mounted())
+		SKIP(return, "needs the ext4 disk at " DISK_DIR
+		     " (a kernel with virtio block and ext4: a -wide flavour)");
+	EXPECT_EQ(0, run_sequences(_metadata, self, variant, TASK_POLICY_EXT4));
+}
+
+TEST_F(rebind, task_policy_tmpfs_page_cache)
+{
+	EXPECT_EQ(0, run_sequences(_metadata, self, variant, TASK_POLICY_TMPFS));
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -123,6 +124,15 @@ double cmdline_number(const char *name, double fallback)
 	char buf[32];
 
 	return cmdline_param(name, buf, sizeof(buf)) ? atof(buf) : fallback;
+}
+
+#define EXT4_SUPER_MAGIC	0xEF53
+
+bool disk_mounted(void)
+{
+	struct statfs fs;
+
+	return statfs(DISK_DIR, &fs) == 0 && fs.f_type == EXT4_SUPER_MAGIC;
 }
 
 double now_seconds(void)

@@ -43,6 +43,17 @@ const char *cmdline_param(const char *name, char *buf, size_t len);
 /* The same as a number, or @fallback when "name=" is not there. */
 double cmdline_number(const char *name, double fallback);
 
+/*
+ * Where guest/init mounts the empty ext4 file system of the virtio disk
+ * scripts/boot.sh gives every guest; kernels without virtio block or ext4
+ * (the tiny flavours) have none.
+ */
+#define DISK_DIR	"/mnt/disk"
+/* True when DISK_DIR is an ext4 file system. */
+bool disk_mounted(void);
+/* The second virtio disk, which guest/init makes swap, not turned on. */
+#define SWAP_DEVICE	"/dev/vdb"
+
 /* CLOCK_MONOTONIC in seconds. */
 double now_seconds(void);
 

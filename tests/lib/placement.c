@@ -3,18 +3,34 @@
 #include "mpol.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Count the TOUCH_PAGES mapped pages at @region per node; 0 or -1. */
+static int count_nodes(char *region, int counts[NODESET_BITS])
+{
+	int nodes[TOUCH_PAGES];
+
+	if (page_nodes(region, TOUCH_PAGES, nodes))
+		return -1;
+	memset(counts, 0, NODESET_BITS * sizeof(*counts));
+	for (int i = 0; i < TOUCH_PAGES; i++) {
+		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
+			return -1;
+		counts[nodes[i]]++;
+	}
+	return 0;
+}
+
 int touch_and_count(char *addr, int counts[NODESET_BITS])
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = TOUCH_PAGES * page;
 	char *region = addr;
-	int nodes[TOUCH_PAGES];
 	int err;
 
 	if (!region) {
@@ -24,16 +40,42 @@ int touch_and_count(char *addr, int counts[NODESET_BITS])
 			return -1;
 	}
 	memset(region, 0xa5, len);
-	err = page_nodes(region, TOUCH_PAGES, nodes);
+	err = count_nodes(region, counts);
 	if (!addr)
 		munmap(region, len);
-	memset(counts, 0, NODESET_BITS * sizeof(*counts));
-	for (int i = 0; !err && i < TOUCH_PAGES; i++) {
-		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
-			return -1;
-		counts[nodes[i]]++;
-	}
-	return err ? -1 : 0;
+	return err;
+}
+
+int write_file_and_count(const char *dir, int counts[NODESET_BITS])
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = TOUCH_PAGES * page;
+	char path[256], buf[4096];
+	volatile char sum = 0;
+	char *region = MAP_FAILED;
+	int fd, err = -1;
+
+	snprintf(path, sizeof(path), "%s/probe-%d", dir, getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	memset(buf, 0xa5, sizeof(buf));
+	for (size_t off = 0; off < len; off += sizeof(buf))
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			goto out;
+	/* move_pages() finds only mapped pages: map them, read each one. */
+	region = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (region == MAP_FAILED)
+		goto out;
+	for (size_t off = 0; off < len; off += page)
+		sum += region[off];
+	err = count_nodes(region, counts);
+out:
+	if (region != MAP_FAILED)
+		munmap(region, len);
+	close(fd);
+	unlink(path);
+	return err;
 }
 
 bool placement_ok(const struct policy_expectation *want,
@@ -91,9 +133,12 @@ bool placement_from_node_ok(const struct policy_expectation *want, int node,
 	return placement_ok(&here, counts);
 }
 
-bool probe_placement(int mode, const struct policy_expectation *want,
-		     nodeset_t allowed, char **next, long slice,
-		     char *why, size_t len)
+/* Touch fresh pages for one probe and count them per node; 0 or -1. */
+typedef int (*toucher_t)(void *arg, int counts[NODESET_BITS]);
+
+static bool probe_each_node(int mode, const struct policy_expectation *want,
+			    nodeset_t allowed, toucher_t touch, void *arg,
+			    char *why, size_t len)
 {
 	bool by_node = mode == MPOL_BIND || mode == MPOL_PREFERRED_MANY;
 	char land[32], pages[64];
@@ -103,14 +148,11 @@ bool probe_placement(int mode, const struct policy_expectation *want,
 
 	why[0] = '\0';
 	for (int node = by_node ? 0 : -1; node < MAX_PROBE_NODES; node++) {
-		char *addr = *next;
 		bool placed;
 
 		if (node >= 0 && !(allowed & NODE(node)))
 			continue;
-		if (addr)
-			*next += slice;
-		if (pin_to_node(node) || touch_and_count(addr, counts)) {
+		if (pin_to_node(node) || touch(arg, counts)) {
 			snprintf(why, len, "cannot run on node %d or query pages",
 				 node);
 			ok = false;
@@ -133,6 +175,44 @@ bool probe_placement(int mode, const struct policy_expectation *want,
 	}
 	pin_to_node(-1);
 	return ok;
+}
+
+struct slices {
+	char **next;
+	long slice;
+};
+
+static int touch_next_slice(void *arg, int counts[NODESET_BITS])
+{
+	struct slices *s = arg;
+	char *addr = *s->next;
+
+	if (addr)
+		*s->next += s->slice;
+	return touch_and_count(addr, counts);
+}
+
+bool probe_placement(int mode, const struct policy_expectation *want,
+		     nodeset_t allowed, char **next, long slice,
+		     char *why, size_t len)
+{
+	struct slices s = { next, slice };
+
+	return probe_each_node(mode, want, allowed, touch_next_slice, &s,
+			       why, len);
+}
+
+static int write_file(void *dir, int counts[NODESET_BITS])
+{
+	return write_file_and_count(dir, counts);
+}
+
+bool probe_file_placement(int mode, const struct policy_expectation *want,
+			  nodeset_t allowed, const char *dir,
+			  char *why, size_t len)
+{
+	return probe_each_node(mode, want, allowed, write_file, (void *)dir,
+			       why, len);
 }
 
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,

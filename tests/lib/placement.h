@@ -17,6 +17,13 @@
  */
 int touch_and_count(char *addr, int counts[NODESET_BITS]);
 
+/*
+ * Write TOUCH_PAGES pages to a new file in @dir with write(): page cache,
+ * placed by the task policy; count them per node and remove the file.
+ * Returns 0 or -1.
+ */
+int write_file_and_count(const char *dir, int counts[NODESET_BITS]);
+
 /* Do @counts satisfy @want's may_land, exact and spread? */
 bool placement_ok(const struct policy_expectation *want,
 		  const int counts[NODESET_BITS]);
@@ -53,6 +60,10 @@ bool placement_from_node_ok(const struct policy_expectation *want, int node,
 bool probe_placement(int mode, const struct policy_expectation *want,
 		     nodeset_t allowed, char **next, long slice,
 		     char *why, size_t len);
+/* The same for page cache that write() allocates in a file in @dir. */
+bool probe_file_placement(int mode, const struct policy_expectation *want,
+			  nodeset_t allowed, const char *dir,
+			  char *why, size_t len);
 
 /* "n0/n1/.../n(nodes-1)" into buf. */
 char *format_counts(const int counts[NODESET_BITS], int nodes, char *buf,

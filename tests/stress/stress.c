@@ -23,11 +23,13 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "../lib/mpol.h"
+#include "feeders.h"
 #include "pressure.h"
 #include "workload.h"
 
@@ -62,9 +64,11 @@ static const nodeset_t overlapping[] = {
 FIXTURE(stress) {
 	struct cpuset cs;
 	struct pressure pressure;
+	struct feeders feeders;
 	struct stress_shared *sh;
 	nodeset_t all_sets;
 	bool ramfs_mounted;
+	bool swap_on;
 	double seconds, stall;
 };
 
@@ -77,6 +81,8 @@ FIXTURE_VARIANT(stress) {
 	bool v1_migrate;	/* cpuset.memory_migrate on v1 */
 	bool pressure;
 	nodeset_t full;		/* nodes the ballast fills for good */
+	bool feed;		/* page cache feeders on every node of the sets */
+	bool swap;		/* SWAP_DEVICE on: the ballast can be swapped */
 	bool churn;
 	bool single_threaded;	/* else THREADS_PER_WORKER threads a worker */
 	nodeset_t user;		/* the policies' nodemask; 0: every set's */
@@ -150,6 +156,15 @@ FIXTURE_VARIANT_ADD(stress, vma_all_anon_flip_pressure) {
 	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
 	.sets = flip, .cgroup = CGROUP_V2, .pressure = true, .churn = true,
 };
+/*
+ * The same pressure with swap: reclaim now swaps the ballast and the
+ * workers' resident pages out, and the migrations of every change meet
+ * pages in swap, which must come back with their data.
+ */
+FIXTURE_VARIANT_ADD(stress, vma_all_anon_disjoint_swap) {
+	.policy = VMA_POLICY, .memory = ANON, .modes = ALL_MODES,
+	.sets = disjoint, .cgroup = CGROUP_V2, .pressure = true, .swap = true,
+};
 
 /*
  * An allocation in flight when the cpuset moves from {0,1} to {1,2} must
@@ -186,19 +201,44 @@ FIXTURE_VARIANT_ADD(stress, task_preferred_static_emptied) {
 	.node_flags_only = true, .sets = halves, .cgroup = CGROUP_V2,
 };
 
-/* /proc/vmstat's oom_kill, or -1 without CONFIG_VM_EVENT_COUNTERS. */
-static long oom_kills(void)
+/*
+ * e05741fb10c3's endless retry needs a task's BIND policy rebound in place
+ * while its allocation is in the slow path, and reclaim on the new nodes
+ * that keeps making progress: both nodes are full of clean page cache,
+ * refilled as fast as reclaim frees it.
+ */
+FIXTURE_VARIANT_ADD(stress, task_bind_anon_flip_reclaim) {
+	.policy = TASK_POLICY, .memory = ANON, .modes = MODE(BIND),
+	.sets = flip, .cgroup = CGROUP_V2, .feed = true,
+};
+
+/*
+ * The sum of the /proc/vmstat counters whose names start with @prefix, or
+ * -1 when there is none (no CONFIG_VM_EVENT_COUNTERS).
+ */
+static long vm_events(const char *prefix)
 {
+	size_t len = strlen(prefix);
 	char line[128];
-	long kills = -1;
+	long sum = -1, value;
 	FILE *f = fopen("/proc/vmstat", "r");
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "oom_kill %ld", &kills) == 1)
-			break;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *space = strchr(line, ' ');
+
+		if (strncmp(line, prefix, len) || !space ||
+		    sscanf(space, "%ld", &value) != 1)
+			continue;
+		sum = (sum < 0 ? 0 : sum) + value;
+	}
 	if (f)
 		fclose(f);
-	return kills;
+	return sum;
+}
+
+static long oom_kills(void)
+{
+	return vm_events("oom_kill");
 }
 
 FIXTURE_SETUP(stress)
@@ -222,6 +262,12 @@ FIXTURE_SETUP(stress)
 	ASSERT_LE(0, oom_kills()) TH_LOG("no oom_kill in /proc/vmstat");
 	self->seconds = cmdline_number("numapol.stress_seconds", 8);
 	self->stall = cmdline_number("numapol.stress_stall", 10);
+	if (variant->swap && access(SWAP_DEVICE, F_OK))
+		SKIP(return, "needs the swap disk " SWAP_DEVICE
+		     " (a kernel with virtio block: a -wide flavour)");
+	if (variant->feed && !disk_mounted())
+		SKIP(return, "needs the ext4 disk at " DISK_DIR
+		     " (a kernel with virtio block and ext4: a -wide flavour)");
 	self->sh = mmap(NULL, sizeof(*self->sh), PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->sh);
@@ -238,6 +284,15 @@ FIXTURE_SETUP(stress)
 		ASSERT_EQ(0, mount("ramfs", RAMFS_DIR, "ramfs", 0, NULL));
 		self->ramfs_mounted = true;
 	}
+	if (variant->swap) {
+		ASSERT_EQ(0, swapon(SWAP_DEVICE, 0))
+			TH_LOG("swapon " SWAP_DEVICE ": %s", strerror(errno));
+		self->swap_on = true;
+	}
+	if (variant->feed)
+		ASSERT_EQ(0, feeders_start(&self->feeders, self->all_sets))
+			TH_LOG("starting the page cache feeders: %s",
+			       strerror(errno));
 	if (variant->pressure)
 		ASSERT_EQ(0, pressure_start(&self->pressure,
 					    self->all_sets & ~variant->full,
@@ -250,6 +305,10 @@ FIXTURE_TEARDOWN(stress)
 {
 	if (variant->pressure)
 		pressure_stop(&self->pressure);
+	if (variant->feed)
+		feeders_stop(&self->feeders);
+	if (self->swap_on)
+		swapoff(SWAP_DEVICE);
 	if (self->ramfs_mounted)
 		umount(RAMFS_DIR);
 	if (self->cs.dir[0])
@@ -312,10 +371,14 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-/* Watch workers, OOM kills and progress until the time is up or a failure. */
-static void monitor(struct stress_shared *sh, const pid_t *workers,
-		    bool *alive, int threads, double seconds, double stall)
+/*
+ * Watch workers, OOM kills and progress until the time is up or a failure;
+ * returns the longest time a thread went without finishing an iteration.
+ */
+static double monitor(struct stress_shared *sh, const pid_t *workers,
+		      bool *alive, int threads, double seconds, double stall)
 {
+	double longest = 0;
 	unsigned long iterations[MAX_THREADS] = { 0 };
 	double last_progress[MAX_THREADS] = { 0 };
 	long kills = oom_kills();
@@ -346,16 +409,19 @@ static void monitor(struct stress_shared *sh, const pid_t *workers,
 			/* Worker w's threads are w * THREADS_PER_WORKER + 0.. */
 			if (i % THREADS_PER_WORKER >= threads)
 				continue;
+			if (t - last_progress[i] > longest)
+				longest = t - last_progress[i];
 			if (n != iterations[i]) {
 				iterations[i] = n;
 				last_progress[i] = t;
 			} else if (t - last_progress[i] > stall) {
-				stress_fail(sh, "thread %d made no progress for %.0f s (livelock)",
+				stress_fail(sh, "thread %d made no progress for %.1f s (livelock)",
 					    i, stall);
 			}
 		}
 	}
 	atomic_store(&sh->stop, 1);
+	return longest;
 }
 
 /* Wait for @worker until @end; false if it is still there. */
@@ -387,16 +453,18 @@ static void reap(struct stress_shared *sh, const pid_t *workers, bool *alive)
 	}
 }
 
-static void print_figures(struct stress_shared *sh, double elapsed)
+static void print_figures(struct stress_shared *sh, double elapsed,
+			  double longest_pause, long direct_reclaims)
 {
 	unsigned long pages = 0;
 
 	for (int i = 0; i < MAX_THREADS; i++)
 		pages += atomic_load(&sh->threads[i].pages);
-	ksft_print_msg("stress: %.0f cpuset changes/s, %.0f pages/s over %.1f s, %lu placement checks\n",
+	ksft_print_msg("stress: %.0f cpuset changes/s (%lu), %.0f pages/s over %.1f s, %lu placement checks, %ld direct reclaims, a thread paused %.2f s at most\n",
 		       atomic_load(&sh->cpuset_changes) / elapsed,
-		       pages / elapsed, elapsed,
-		       atomic_load(&sh->placement_checks));
+		       atomic_load(&sh->cpuset_changes), pages / elapsed,
+		       elapsed, atomic_load(&sh->placement_checks),
+		       direct_reclaims, longest_pause);
 	if (atomic_load(&sh->failed))
 		ksft_print_msg("stress: first failure after %.3f s: %s\n",
 			       sh->failed_at, sh->failure);
@@ -414,11 +482,11 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 	};
 	struct writer wr = { &self->cs, variant->sets, self->sh };
 	struct stress_shared *sh = self->sh;
-	long kills = oom_kills();
+	long kills = oom_kills(), stalls = vm_events("allocstall_");
 	pid_t workers[MAX_WORKERS];
 	bool alive[MAX_WORKERS];
 	pthread_t tid;
-	double elapsed;
+	double elapsed, longest_pause;
 
 	/* Lets the host time a kernel crash from the console. */
 	write_text("/dev/kmsg", "numapol-stress: case started");
@@ -433,7 +501,8 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 		ASSERT_LT(0, workers[i]);
 	}
 	ASSERT_EQ(0, pthread_create(&tid, NULL, writer, &wr));
-	monitor(sh, workers, alive, w.threads, self->seconds, self->stall);
+	longest_pause = monitor(sh, workers, alive, w.threads, self->seconds,
+				self->stall);
 	pthread_join(tid, NULL);
 	elapsed = now_seconds() - sh->started;
 	/*
@@ -446,7 +515,8 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 	if (oom_kills() != kills)
 		stress_fail(sh, "OOM kill (/proc/vmstat oom_kill %ld -> %ld)",
 			    kills, oom_kills());
-	print_figures(sh, elapsed);
+	print_figures(sh, elapsed, longest_pause,
+		      vm_events("allocstall_") - stalls);
 	if (atomic_load(&sh->failed))
 		close(creat(FAILED_MARK, 0644));
 	ASSERT_EQ(0, atomic_load(&sh->failed)) TH_LOG("%s", sh->failure);
