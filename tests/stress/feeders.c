@@ -21,22 +21,11 @@ static void feed_path(int node, int reader, char *buf, size_t len)
 	snprintf(buf, len, DISK_DIR "/feed-%d-%d", node, reader);
 }
 
-/* A page cache feeder's life: read @fd's holes for ever. */
-static void feed_page_cache(int fd)
-{
-	char *buf = malloc(FEED_CHUNK);
-
-	if (!buf)
-		_exit(1);
-	for (off_t off = 0;; off = (off + FEED_CHUNK) % FEED_FILE_SIZE)
-		if (pread(fd, buf, FEED_CHUNK, off) < 0 && errno != EINTR)
-			_exit(1);
-}
-
-/* A feeder's life: bound to @node, it feeds the page cache for ever. */
+/* A feeder's life: bound to @node, it reads @fd's holes for ever. */
 static void feed(int node, int fd)
 {
 	nodeset_t mask = NODE(node);
+	char *buf;
 
 	/* Like the workers, it must not hold the suite's output pipe. */
 	if (!freopen("/dev/null", "w", stdout) ||
@@ -44,11 +33,16 @@ static void feed(int node, int fd)
 		_exit(1);
 	/*
 	 * On the node's CPUs, where its kswapd runs: sharing them with the
-	 * feeders, kswapd falls behind, and allocations reclaim directly.
+	 * feeders leaves kswapd less time to keep ahead of the allocators.
 	 */
 	if (set_mempolicy(MPOL_BIND, &mask, NODESET_BITS) || pin_to_node(node))
 		_exit(1);
-	feed_page_cache(fd);
+	buf = malloc(FEED_CHUNK);
+	if (!buf)
+		_exit(1);
+	for (off_t off = 0;; off = (off + FEED_CHUNK) % FEED_FILE_SIZE)
+		if (pread(fd, buf, FEED_CHUNK, off) < 0 && errno != EINTR)
+			_exit(1);
 }
 
 int feeders_start(struct feeders *f, nodeset_t nodes)
