@@ -18,6 +18,14 @@
  * the band where every allocation takes the slow path and still succeeds.
  */
 #define WIDE_SCALE_FACTOR "2000"
+/*
+ * No watermark boost: after a fragmentation event the kernel raises a
+ * zone's watermarks for a while (by 24 MiB of a 180 MiB zone, seen on
+ * debug-wide), which puts a node the ballast keeps just above min under
+ * it at once; without swap nothing can be reclaimed, and the next bound
+ * allocation would OOM kill by right.
+ */
+#define BOOST_FACTOR	"/proc/sys/vm/watermark_boost_factor"
 #define CHUNK		(1L << 20)
 
 struct node_marks {
@@ -80,20 +88,25 @@ static char *chunk_on(int node, long size)
 
 /*
  * Keep @node's free memory between a quarter and three quarters of the
- * way from min to low: allocate a chunk there when it has more, give one
- * back when the workers' own growth (page tables, slab, pages migrated
- * in) leaves it less. Returns -1 when a chunk cannot be had.
+ * way from min to low: allocate a chunk there when it has more; when the
+ * workers' own growth (page tables, slab, pages migrated in) leaves it
+ * less, give back at once as many chunks as bring it to the middle.
+ * Returns -1 when a chunk cannot be had.
  */
 static int keep_node(int node, struct node_ballast *b)
 {
+	long page = sysconf(_SC_PAGESIZE);
 	struct node_marks m;
 	long band;
 
 	if (read_node_marks(node, &m))
 		return -1;
 	band = m.low - m.min;
-	if (m.free < m.min + band / 4 && b->count) {
-		munmap(b->chunks[--b->count], CHUNK);
+	if (m.free < m.min + band / 4) {
+		long deficit = (m.min + band / 2 - m.free) * page;
+
+		for (; deficit > 0 && b->count; deficit -= CHUNK)
+			munmap(b->chunks[--b->count], CHUNK);
 		return 0;
 	}
 	if (m.free <= m.min + band * 3 / 4 || b->count == 1024)
@@ -167,7 +180,10 @@ int pressure_start(struct pressure *p, nodeset_t nodes, nodeset_t full)
 	p->ballast = -1;
 	if (read_text(SCALE_FACTOR, p->old_scale_factor,
 		      sizeof(p->old_scale_factor)) ||
-	    write_text(SCALE_FACTOR, WIDE_SCALE_FACTOR) || pipe(fds))
+	    write_text(SCALE_FACTOR, WIDE_SCALE_FACTOR) ||
+	    read_text(BOOST_FACTOR, p->old_boost_factor,
+		      sizeof(p->old_boost_factor)) ||
+	    write_text(BOOST_FACTOR, "0") || pipe(fds))
 		return -1;
 	p->ballast = fork();
 	if (p->ballast == 0) {
@@ -198,4 +214,6 @@ void pressure_stop(struct pressure *p)
 	}
 	if (p->old_scale_factor[0])
 		write_text(SCALE_FACTOR, p->old_scale_factor);
+	if (p->old_boost_factor[0])
+		write_text(BOOST_FACTOR, p->old_boost_factor);
 }

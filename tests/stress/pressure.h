@@ -21,6 +21,7 @@
 struct pressure {
 	pid_t ballast;
 	char old_scale_factor[16];	/* vm.watermark_scale_factor */
+	char old_boost_factor[16];	/* vm.watermark_boost_factor */
 };
 
 /*
