@@ -32,7 +32,8 @@
 #                   stress suite
 #   make kmsan      the series built with clang and KMSAN, booted with
 #                   KUnit, the conformance and the vmamerge suites
-#   make conformance-baseline   the conformance suite on baseline, against
+#   make conformance-baseline   the conformance, scenario and tools suites
+#                   on baseline-wide, against
 #                   the documented list of its failures
 #
 # V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Build the guest test binaries (static) and pack them with busybox and
-# guest/init into an initramfs, out/guest/initramfs.cpio.
+# Build the guest test binaries (static) and pack them with busybox,
+# guest/init and the operators' tools the tools suite runs (Debian's
+# numactl, numastat, migratepages and stress-ng, with their shared
+# libraries) into an initramfs, out/guest/initramfs.cpio.
 # Usage: scripts/build-initramfs.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,5 +21,13 @@ mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests}
 cp "$busybox" "$root/bin/busybox"
 cp "$REPO_DIR/guest/init" "$root/init"
 cp "$bin"/* "$root/tests/"
+# Each tool at its own path, with the libraries and loader ldd names.
+for tool in numactl numastat migratepages stress-ng; do
+	path=$(command -v "$tool") || die "$tool missing: install numactl and stress-ng"
+	for file in "$path" $(ldd "$path" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$file")"
+		cp -L "$file" "$root$file"
+	done
+done
 (cd "$root" && find . | sort | cpio -o -H newc --quiet) >"$OUT_DIR/guest/initramfs.cpio"
 ls -l "$OUT_DIR/guest/initramfs.cpio"

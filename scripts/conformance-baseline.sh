@@ -1,6 +1,7 @@
 #!/bin/bash
-# Run the conformance and scenario suites on the unpatched kernel and
-# compare the cases that fail with the list in docs/baseline-failures.md.
+# Run the conformance, scenario and tools suites on the unpatched kernel
+# and compare the cases that fail with the list in
+# docs/baseline-failures.md.
 # A failure not on the list is a finding; a listed case that passes means
 # the list is stale. Exit 0 when they match, 1 when not, 2 on a harness
 # error.
@@ -9,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-export SUITES=conformance,scenario
+export SUITES=conformance,scenario,tools
 list=$REPO_DIR/docs/baseline-failures.md
 
 prepare_host

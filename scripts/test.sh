@@ -6,7 +6,8 @@
 # Environment: FLAVOURS (default "patched-wide debug-wide": the wide
 # configuration, see apply-series.sh), SUITES, NODES, MEMLESS, and those of
 # boot.sh; WIDE_SEQS (default 200, 0 for none): differential sequences in
-# an extra run on 8 nodes with a memoryless one; HOTPLUG (default 1, 0 for
+# an extra run on 8 nodes with a memoryless one, which also runs the
+# topology and badinput suites; HOTPLUG (default 1, 0 for
 # none): the memhotplug suite in an extra run whose node 3 has only
 # memory that can go offline. The extra runs boot the first patched
 # flavour of FLAVOURS. V=1 shows everything.
@@ -16,7 +17,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched-wide debug-wide}
-export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,stress}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,tools,stress}
 # The flavour of the extra runs: patched or patched-wide, if FLAVOURS has it.
 # shellcheck disable=SC2086 # a list of flavours
 patched=$(printf '%s\n' $FLAVOURS | grep -m 1 -x 'patched\(-wide\)\{0,1\}' || true)
@@ -81,10 +82,15 @@ for flavour in $FLAVOURS; do
 	judge "$RUN" "$(flavour_name "$flavour")"
 done
 
-# The differential suite once more on 8 nodes, node 5 without memory.
+# The differential suite once more on 8 nodes, node 5 without memory, with
+# the topology and badinput cases that need nodes 4-7 or a memoryless one.
 WIDE_SEQS=${WIDE_SEQS:-200}
 if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* && -n $patched ]]; then
-	NODES=8 MEMLESS=5 SUITES=differential \
+	wide_suites=differential
+	for suite in topology badinput; do
+		[[ ",$SUITES," == *,$suite,* ]] && wide_suites+=,$suite
+	done
+	NODES=8 MEMLESS=5 SUITES=$wide_suites \
 		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), 8 nodes, node 5 memoryless"
 fi

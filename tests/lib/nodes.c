@@ -161,3 +161,27 @@ int page_nodes_every(void *addr, size_t npages, size_t stride, int *nodes)
 	free(pages);
 	return ret < 0 ? -errno : 0;
 }
+
+/*
+ * The sum of the /proc/vmstat counters whose names start with @prefix, or
+ * -1 when there is none (no CONFIG_VM_EVENT_COUNTERS).
+ */
+long vm_events(const char *prefix)
+{
+	size_t len = strlen(prefix);
+	char line[128];
+	long sum = -1, value;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *space = strchr(line, ' ');
+
+		if (strncmp(line, prefix, len) || !space ||
+		    sscanf(space, "%ld", &value) != 1)
+			continue;
+		sum = (sum < 0 ? 0 : sum) + value;
+	}
+	if (f)
+		fclose(f);
+	return sum;
+}

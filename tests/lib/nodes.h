@@ -42,6 +42,11 @@ int read_nodeset(const char *path, nodeset_t *out);
 const char *cmdline_param(const char *name, char *buf, size_t len);
 /* The same as a number, or @fallback when "name=" is not there. */
 double cmdline_number(const char *name, double fallback);
+/*
+ * The sum of the /proc/vmstat counters whose names start with @prefix, or
+ * -1 when there is none (no CONFIG_VM_EVENT_COUNTERS).
+ */
+long vm_events(const char *prefix);
 
 /*
  * Where guest/init mounts the empty ext4 file system of the virtio disk

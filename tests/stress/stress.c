@@ -212,30 +212,6 @@ FIXTURE_VARIANT_ADD(stress, task_bind_anon_flip_reclaim) {
 	.sets = flip, .cgroup = CGROUP_V2, .feed = true,
 };
 
-/*
- * The sum of the /proc/vmstat counters whose names start with @prefix, or
- * -1 when there is none (no CONFIG_VM_EVENT_COUNTERS).
- */
-static long vm_events(const char *prefix)
-{
-	size_t len = strlen(prefix);
-	char line[128];
-	long sum = -1, value;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char *space = strchr(line, ' ');
-
-		if (strncmp(line, prefix, len) || !space ||
-		    sscanf(space, "%ld", &value) != 1)
-			continue;
-		sum = (sum < 0 ? 0 : sum) + value;
-	}
-	if (f)
-		fclose(f);
-	return sum;
-}
-
 static long oom_kills(void)
 {
 	return vm_events("oom_kill");
