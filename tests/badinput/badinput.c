@@ -29,7 +29,8 @@
 #define MASK_WORDS	64
 #define MAX_NUMNODES	1024	/* CONFIG_NODES_SHIFT=10 */
 #define PAGE_BITS	(8 * 4096UL)
-#define OFFLINE_NODE	7	/* the guests have at most 4 nodes here */
+/* Offline in every topology the guests have (at most 8 nodes). */
+#define OFFLINE_NODE	31
 #define N(n)		NODE(n)
 
 enum call {
