@@ -9,23 +9,60 @@
 # and the matrix gives each run's verdict and time to detection (guest
 # seconds after the stress suite started). Results also go to
 # out/mutants.tsv.
-# Exit 0 when every run catches its mutant, 1 when one survives, 2 on a
-# harness error.
+#
+# Each mutant names what must catch it: one "Expect: TEXT" line per case,
+# where TEXT is part of the name of a case that must fail (as kunit.py
+# prints it: SUITE.VARIANT.TEST for the guest suites, the case or its
+# parameter for KUnit) or of a kernel problem the judge reports ("OOM
+# kill"). A run is caught when the judge fails it and every Expect: line
+# names a failure of that run. A mutant known to survive what it boots
+# says why on a "Survives: REASON" line instead; its surviving runs are
+# reported, not failed.
+# Exit 0 when every run catches its mutant (or survives as announced), 1
+# when one survives or is caught by other cases than those it names, 2 on
+# a harness error.
 #
 # Environment: MUTANTS (names, default all), RUNS (default 10),
 # STRESS_SECONDS (seconds per stress case, default 8), BASE (the flavour
-# the mutants sit on, default patched, which builds mutant-NAME; any
+# the mutants sit on, default patched-wide, the configuration make test
+# boots; patched builds mutant-NAME on the tinyconfig kernels; any
 # other flavour, baseline-wide or series-7-wide say, gets the mutant
-# as an extra patch, and runs as FLAVOUR+extra-HASH).
+# as an extra patch, and runs as FLAVOUR+extra-HASH). A mutant's source
+# tree and build (2 GB) go once its runs are judged; KEEP_TREES=1 keeps
+# them.
 # Usage: scripts/mutants.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8} BASE=${BASE:-patched}
+RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8} BASE=${BASE:-patched-wide}
 if [ -z "${MUTANTS:-}" ]; then
 	MUTANTS=$(cd "$REPO_DIR/mutants" && ls -- *.patch | sed 's/\.patch$//')
 fi
+
+# failed_cases RUN: the name of every case that failed or crashed in the
+# run, and of every kernel problem the judge found, one a line.
+failed_cases() {
+	sed -En 's/.*\[(FAILED|CRASHED)\] (.*[^ =]) *=*$/\2/p' \
+		"$1/suites.parsed" "$1/kunit.parsed" 2>/dev/null || true
+	sed 's/^/kernel: /' "$1/kernel.problems" 2>/dev/null || true
+}
+
+# unmet_expectations PATCH RUN: the Expect: lines of PATCH that name no
+# failure of RUN, one a line.
+unmet_expectations() {
+	local expect
+	failed_cases "$2" >"$2/failed.cases"
+	sed -n 's/^Expect: //p' "$1" | while IFS= read -r expect; do
+		grep -qF -- "$expect" "$2/failed.cases" || echo "$expect"
+	done
+}
+
+# drop_tree FLAVOUR: remove a mutant's worktree and build.
+drop_tree() {
+	[ "${KEEP_TREES:-0}" = 1 ] && return
+	git -C "$KSRC" worktree remove --force "$(src_dir "$1")" 2>/dev/null || true
+}
 
 prepare_host
 table=$OUT_DIR/mutants.tsv
@@ -34,6 +71,9 @@ status=0
 for name in $MUTANTS; do
 	patch=$REPO_DIR/mutants/$name.patch
 	[ -r "$patch" ] || die "no mutant $patch"
+	survives=$(sed -n 's/^Survives: //p' "$patch" | head -n 1)
+	grep -q '^Expect: ' "$patch" || [ -n "$survives" ] ||
+		die "$patch has neither an Expect: nor a Survives: line"
 	SUITES=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
 	SUITES=${SUITES:-topology,conformance,scenario,differential}
 	export SUITES
@@ -57,16 +97,26 @@ for name in $MUTANTS; do
 		rc=0
 		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || rc=$?
 		detection=$("$REPO_DIR/scripts/detection.sh" "$RUN")
+		unmet=$(unmet_expectations "$patch" "$RUN")
 		case $rc in
 		1) verdict=caught ;;
-		0) verdict=SURVIVED status=1 ;;
+		0) verdict=SURVIVED ;;
 		*) echo "harness error on mutant $name (see $RUN/check.log)"; exit 2 ;;
 		esac
+		if [ "$verdict" = caught ] && [ -n "$unmet" ]; then
+			verdict=MISSED
+			echo "    $name: no failure names \"${unmet//$'\n'/\", \"}\" (failures: $RUN/failed.cases)"
+		fi
+		case $verdict in
+		SURVIVED) [ -n "$survives" ] && verdict=survived-as-announced ;;
+		esac
+		case $verdict in SURVIVED|MISSED) status=1 ;; esac
 		[ -n "$detection" ] || detection=$(printf -- '-\t%s' \
 			"$(grep -m1 -E 'FAILED|CRASHED|problem|splat' "$RUN/check.log" | sed 's/^ *//' || true)")
 		printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$verdict" "$detection" >>"$table"
 		echo "    $verdict: $name run $run/$runs ${detection%%	*}"
 	done
+	drop_tree "$flavour"
 done
 
 echo
