@@ -22,7 +22,7 @@ int process_start(struct process *p, const struct cpuset *cs,
 	fflush(NULL);
 	p->pid = fork();
 	if (p->pid == 0) {
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(out[1], 2) < 0)
 			_exit(126);
 		close(in[0]);
 		close(in[1]);
@@ -47,23 +47,32 @@ int process_start(struct process *p, const struct cpuset *cs,
 	return 0;
 }
 
-int process_finish(struct process *p, char *buf, size_t len)
+int process_read(struct process *p, const char *until, char *buf, size_t len)
 {
 	char line[256];
 	size_t used = 0;
-	int status;
 
-	if (p->in)
-		fclose(p->in);
-	/* Read to the end: a writer to a closed pipe would die of SIGPIPE. */
+	if (buf && len)
+		buf[0] = '\0';
 	while (p->out && fgets(line, sizeof(line), p->out)) {
+		if (until && strstr(line, until))
+			return 0;
 		if (buf && used + strlen(line) < len) {
 			strcpy(buf + used, line);
 			used += strlen(line);
 		}
 	}
-	if (buf && len)
-		buf[used] = '\0';
+	return until ? -1 : 0;
+}
+
+int process_finish(struct process *p, char *buf, size_t len)
+{
+	int status;
+
+	if (p->in)
+		fclose(p->in);
+	/* Read to the end: a writer to a closed pipe would die of SIGPIPE. */
+	process_read(p, NULL, buf, len);
 	if (p->out)
 		fclose(p->out);
 	p->in = p->out = NULL;

@@ -18,10 +18,17 @@ struct process {
 /*
  * Start @argv (a path and its arguments) in @cs, or where we are when @cs
  * is NULL: it joins the cpuset before it execs, so that whatever policy
- * it sets is made there. Its stderr stays ours. Returns 0 or -1.
+ * it sets is made there. Its stderr goes where its stdout does (stress-ng
+ * logs there). Returns 0 or -1.
  */
 int process_start(struct process *p, const struct cpuset *cs,
 		  char *const argv[]);
+/*
+ * Read its output into @buf (up to @len bytes) until a line that
+ * contains @until, which is not kept, or to its end when @until is NULL.
+ * Returns 0, or -1 when the output ended before @until.
+ */
+int process_read(struct process *p, const char *until, char *buf, size_t len);
 /*
  * Close its stdin, read the rest of its output into @buf (up to @len
  * bytes; none when @buf is NULL) and wait: its exit status, or -1 if a

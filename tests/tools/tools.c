@@ -54,20 +54,8 @@ static int toucher_probe(struct process *t, int node, int counts[NODESET_BITS])
 /* What "numactl --show" prints in a child of the toucher, into @buf. */
 static int toucher_show(struct process *t, char *buf, size_t len)
 {
-	char line[256];
-	size_t used = 0;
-
 	fprintf(t->in, "show\n");
-	buf[0] = '\0';
-	while (fgets(line, sizeof(line), t->out)) {
-		if (!strcmp(line, "end\n"))
-			return 0;
-		if (used + strlen(line) < len) {
-			strcpy(buf + used, line);
-			used += strlen(line);
-		}
-	}
-	return -1;
+	return process_read(t, "end\n", buf, len);
 }
 
 /* The nodes after "@key:" on a line of @text ("membind: 0 1"), or -1. */
@@ -260,7 +248,7 @@ static int numastat_total(pid_t pid, double mib[NODESET_BITS])
 	return ncolumns;
 }
 
-/* Sizes, as numastat shows them, of @mib on node @node and elsewhere. */
+/* Does numastat show HELD_MIB on @node, and at most 2 MiB on any other? */
 static bool held_on(const double mib[NODESET_BITS], int node)
 {
 	for (int n = 0; n < (int)NODESET_BITS; n++)
@@ -450,6 +438,8 @@ TEST_F_TIMEOUT(tool, stress_ng_numa_while_cpuset_mems_flip, 300)
 	snprintf(timeout, sizeof(timeout), "%.0fs", seconds + 10);
 	ASSERT_EQ(0, cpuset_set_mems(&self->cs, sets[1]));
 	ASSERT_EQ(0, process_start(&ng, &self->cs, argv));
+	/* Once the stressor has learnt its nodes, {0,1}: then flip. */
+	ASSERT_EQ(0, process_read(&ng, "numa: system has", out, sizeof(out)));
 	flips = flip_mems(&self->cs, sets, seconds);
 	ASSERT_LE(0, flips);
 
