@@ -54,8 +54,7 @@ run:
 	scripts/run-scenario.sh
 
 kernel:
-	scripts/install-deps.sh && scripts/prepare-tree.sh
-	scripts/apply-series.sh $(FLAVOUR) && scripts/build-kernel.sh $(FLAVOUR)
+	scripts/kernel.sh $(FLAVOUR)
 
 selftest:
 	scripts/selftest.sh
@@ -89,10 +88,7 @@ bench:
 	scripts/bench.sh
 
 stack-usage:
-	scripts/install-deps.sh && scripts/prepare-tree.sh
-	scripts/apply-series.sh baseline && scripts/build-kernel.sh baseline
-	scripts/apply-series.sh patched && scripts/build-kernel.sh patched
-	scripts/stack-usage.sh
+	scripts/kernel.sh baseline patched && scripts/stack-usage.sh
 
 matrix:
 	scripts/matrix.sh

@@ -101,12 +101,17 @@ build_flavour() {
 		"$REPO_DIR/scripts/build-kernel.sh" "$1" || exit 2
 }
 
-# prepare_host: packages, the pristine tree and the guest initramfs.
-prepare_host() {
+# prepare_tree: the packages and the pristine tree.
+prepare_tree() {
 	step packages "$OUT_DIR/logs/packages.log" \
 		"$REPO_DIR/scripts/install-deps.sh" || exit 2
 	step extract "$OUT_DIR/logs/extract.log" \
 		"$REPO_DIR/scripts/prepare-tree.sh" || exit 2
+}
+
+# prepare_host: prepare_tree, and the guest initramfs.
+prepare_host() {
+	prepare_tree
 	step initramfs "$OUT_DIR/logs/initramfs.log" \
 		"$REPO_DIR/scripts/build-initramfs.sh" || exit 2
 }
