@@ -69,8 +69,8 @@ mutants:
 	scripts/mutants.sh
 
 # The targets that run a part of the suite on the flavours they name leave
-# out test.sh's extra runs (the 8-node differential and memory hotplug
-# runs): those belong to make test.
+# out test.sh's extra runs (the 8-node differential, memory hotplug and
+# CPU-less runs): those belong to make test.
 stress:
 	FLAVOURS="$(FLAVOURS)" SUITES=stress SUITE_TIMEOUT=$$(($(STRESS_SECONDS) * 30 + 600)) \
 		CMDLINE="numapol.stress_seconds=$(STRESS_SECONDS)" scripts/test.sh
@@ -105,6 +105,6 @@ model-test:
 	scripts/install-deps.sh && scripts/prepare-tree.sh && scripts/model-test.sh
 
 boot:
-	FLAVOURS=$(FLAVOUR) WIDE_SEQS=0 HOTPLUG=0 scripts/test.sh
+	FLAVOURS=$(FLAVOUR) WIDE_SEQS=0 HOTPLUG=0 TIERS=0 scripts/test.sh
 
 .PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan

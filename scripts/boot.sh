@@ -7,6 +7,10 @@
 # Environment:
 #   NODES=2|4|8        NUMA nodes (default 4)
 #   MEMLESS=N          make node N memoryless (default: none)
+#   CPULESS=N,M        give nodes N, M memory and no CPUs, in a slower
+#                      memory tier (an HMAT table: 100 ns and 2 GB/s
+#                      from every CPU, against 10-20 ns and 10 GB/s), as
+#                      CXL memory expanders appear (default: none)
 #   HOTPLUG_NODE=N     give node N its memory as a DIMM, onlined movable,
 #                      so that the guest can offline all of it (default:
 #                      none; the kernel needs memory hotplug: FLAVOUR-wide)
@@ -33,7 +37,7 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 FLAVOUR RUN_DIR" >&2; exit 2; }
 flavour=$1 run_dir=$2
 NODES=${NODES:-4} MEMLESS=${MEMLESS:-} NODE_MEM=${NODE_MEM:-512}
-HOTPLUG_NODE=${HOTPLUG_NODE:-}
+HOTPLUG_NODE=${HOTPLUG_NODE:-} CPULESS=${CPULESS:-}
 SUITES=${SUITES:-topology} SUITE_TIMEOUT=${SUITE_TIMEOUT:-600}
 ACCEL=${ACCEL:-auto} ICOUNT=${ICOUNT:-0}
 
@@ -51,13 +55,35 @@ if [ -n "$HOTPLUG_NODE" ] && { [ "$HOTPLUG_NODE" -ge "$NODES" ] ||
 	die "HOTPLUG_NODE must name a node from 1 to $((NODES - 1)), not MEMLESS"
 fi
 
+# is_cpuless N: whether CPULESS names node N.
+is_cpuless() { [[ ",$CPULESS," == *,$1,* ]]; }
+cpuless=0
+for n in ${CPULESS//,/ }; do
+	if ! [[ $n =~ ^[0-9]+$ ]] || [ "$n" = 0 ] || [ "$n" -ge "$NODES" ]; then
+		die "CPULESS must name nodes from 1 to $((NODES - 1))"
+	fi
+	cpuless=$((cpuless + 1))
+done
+if [ "$cpuless" != 0 ] && [ -n "$MEMLESS$HOTPLUG_NODE" ]; then
+	die "CPULESS goes with neither MEMLESS nor HOTPLUG_NODE"
+fi
+
 # Topology: 4 CPUs spread over the nodes (8 nodes get one CPU each), one
-# socket a node, so that no cache is shared across nodes.
-cpus=$((NODES > 4 ? NODES : 4))
-per_node=$((cpus / NODES))
-numa=() mem=0 dimms=()
+# socket a node, so that no cache is shared across nodes. CPU-less nodes
+# get no socket, and their share of CPUs goes.
+per_node=$(((NODES > 4 ? NODES : 4) / NODES))
+sockets=$((NODES - cpuless)) cpus=$(((NODES - cpuless) * per_node))
+numa=() mem=0 dimms=() cpu_nodes=0
 for ((n = 0; n < NODES; n++)); do
-	first=$((n * per_node)) last=$((n * per_node + per_node - 1))
+	if is_cpuless "$n"; then
+		# QEMU's HMAT needs an initiator for a node without CPUs.
+		numa+=(-object "memory-backend-ram,id=mem$n,size=${NODE_MEM}M"
+			-numa "node,nodeid=$n,memdev=mem$n,initiator=0")
+		mem=$((mem + NODE_MEM))
+		continue
+	fi
+	first=$((cpu_nodes * per_node)) last=$((cpu_nodes * per_node + per_node - 1))
+	cpu_nodes=$((cpu_nodes + 1))
 	if [ "$n" = "$MEMLESS" ]; then
 		numa+=(-numa "node,nodeid=$n,cpus=$first-$last")
 		continue
@@ -74,6 +100,20 @@ for ((n = 0; n < NODES; n++)); do
 		-numa "node,nodeid=$n,memdev=mem$n,cpus=$first-$last")
 	mem=$((mem + NODE_MEM))
 done
+# The memory of CPU-less nodes is slower: the kernel puts it in a lower
+# memory tier, which demotion moves cold pages to.
+if [ "$cpuless" != 0 ]; then
+	numa+=(-machine hmat=on)
+	for ((i = 0; i < NODES; i++)); do
+		is_cpuless "$i" && continue
+		for ((t = 0; t < NODES; t++)); do
+			latency=$((t == i ? 10 : 20)) bandwidth=10G
+			is_cpuless "$t" && latency=100 bandwidth=2G
+			numa+=(-numa "hmat-lb,initiator=$i,target=$t,hierarchy=memory,data-type=access-latency,latency=$latency"
+				-numa "hmat-lb,initiator=$i,target=$t,hierarchy=memory,data-type=access-bandwidth,bandwidth=$bandwidth")
+		done
+	done
+fi
 if [ "${NUMA_DIST:-0}" = 1 ]; then
 	for ((i = 0; i < NODES; i++)); do
 		for ((j = i + 1; j < NODES; j++)); do
@@ -83,7 +123,7 @@ if [ "${NUMA_DIST:-0}" = 1 ]; then
 fi
 
 cmdline="console=ttyS0 panic=-1 numapol.suites=$SUITES numapol.timeout=$SUITE_TIMEOUT"
-cmdline+=" numapol.nodes=$NODES${MEMLESS:+ numapol.memless=$MEMLESS}"
+cmdline+=" numapol.nodes=$NODES${MEMLESS:+ numapol.memless=$MEMLESS}${CPULESS:+ numapol.cpuless=$CPULESS}"
 if [ -n "$HOTPLUG_NODE" ]; then
 	cmdline+=" memhp_default_state=online_movable numapol.hotplug_node=$HOTPLUG_NODE"
 fi
@@ -103,7 +143,7 @@ qemu_cmd() {
 	local memory=${mem}M
 	[ ${#dimms[@]} = 0 ] || memory+=",slots=1,maxmem=$((mem + NODE_MEM))M"
 	QEMU=(qemu-system-x86_64 -accel "$1" -cpu max -m "$memory"
-		-smp "$cpus,sockets=$NODES,cores=$per_node,threads=1"
+		-smp "$cpus,sockets=$sockets,cores=$per_node,threads=1"
 		"${numa[@]}" "${dimms[@]+"${dimms[@]}"}" -kernel "$kernel" -initrd "$initramfs"
 		-append "$2" -nodefaults -no-reboot -nographic
 		-serial stdio -serial "file:$3")
@@ -211,6 +251,7 @@ release=$(kernel_release)
 flavour=$(flavour_name "$flavour")
 nodes=$NODES
 memless=${MEMLESS:-none}
+cpuless=${CPULESS:-none}
 hotplug_node=${HOTPLUG_NODE:-none}
 accel=$accel
 icount=$ICOUNT

@@ -128,12 +128,14 @@ new_run_dir() {
 # RUN. A guest killed by the host timeout is for check-run.sh to judge; a
 # harness error (2) or an interrupted boot (boot.sh died of a signal,
 # 130 for Ctrl-C) ends the caller with boot.sh's status, rather than let
-# it judge the run and boot the next.
+# it judge the run and boot the next. TOPOLOGY, when set, holds boot.sh
+# settings ("CPULESS=2,3") that override the environment's.
 boot_run() {
 	local name rc=0
 	name=$(flavour_name "$1")
 	RUN=$(new_run_dir "$name")
+	# shellcheck disable=SC2086 # settings, split on blanks
 	step "boot $name: $SUITES" "$RUN/boot.log" \
-		"$REPO_DIR/scripts/boot.sh" "$1" "$RUN" || rc=$?
+		env ${TOPOLOGY:-} "$REPO_DIR/scripts/boot.sh" "$1" "$RUN" || rc=$?
 	[ "$rc" -le 1 ] || exit "$rc"
 }

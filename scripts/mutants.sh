@@ -3,7 +3,9 @@
 # patch that re-injects a known bug), boot it with the suites its
 # "Suites:" line names (default: the semantics suites and differential),
 # with the arguments its "Args:" line gives every suite (a kselftest
-# filter such as -vVARIANT, to run only the case that hunts it), and say
+# filter such as -vVARIANT, to run only the case that hunts it), on the
+# machine its "Topology:" line asks for (boot.sh's NODES=, MEMLESS=,
+# CPULESS=, HOTPLUG_NODE=; default boot.sh's), and say
 # whether they catch it. Races are not caught every time: a mutant whose suites
 # include stress boots RUNS times, its cases stop at the first failure,
 # and the matrix gives each run's verdict and time to detection (guest
@@ -83,6 +85,13 @@ for name in $MUTANTS; do
 		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=$STRESS_SECONDS"
 		;;
 	esac
+	TOPOLOGY=$(sed -n 's/^Topology: //p' "$patch" | head -n 1)
+	for setting in $TOPOLOGY; do
+		case $setting in
+		NODES=* | MEMLESS=* | CPULESS=* | HOTPLUG_NODE=*) ;;
+		*) die "$patch: Topology: takes NODES=, MEMLESS=, CPULESS=, HOTPLUG_NODE=" ;;
+		esac
+	done
 	args=$(sed -n 's/^Args: //p' "$patch" | head -n 1)
 	CMDLINE+=${args:+ numapol.args=$args}
 	export CMDLINE

@@ -9,15 +9,18 @@
 # an extra run on 8 nodes with a memoryless one, which also runs the
 # topology and badinput suites; HOTPLUG (default 1, 0 for
 # none): the memhotplug suite in an extra run whose node 3 has only
-# memory that can go offline. The extra runs boot the first patched
-# flavour of FLAVOURS. V=1 shows everything.
+# memory that can go offline; TIERS (default 1, 0 for none): the
+# topology, conformance and tiers suites in an extra run whose nodes 2
+# and 3 have memory in a slower tier and no CPUs. The extra runs boot the
+# first patched flavour of FLAVOURS; the tiers suite runs only there,
+# unless CPULESS is set. V=1 shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched-wide debug-wide}
-export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,tools,stress}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,tools,tiers,stress}
 # The flavour of the extra runs: patched or patched-wide, if FLAVOURS has it.
 # shellcheck disable=SC2086 # a list of flavours
 patched=$(printf '%s\n' $FLAVOURS | grep -m 1 -x 'patched\(-wide\)\{0,1\}' || true)
@@ -77,8 +80,23 @@ for flavour in $FLAVOURS; do
 	build_flavour "$flavour"
 done
 
+# suites_among A B...: those of the suites named that SUITES has, a,b.
+suites_among() {
+	local suite list=
+	for suite in "$@"; do
+		[[ ",$SUITES," == *,$suite,* ]] && list+=,$suite
+	done
+	echo "${list#,}"
+}
+
+# The tiers suite needs CPU-less nodes: on the usual topology it would only
+# skip.
+main_suites=$SUITES
+if [ -z "${CPULESS:-}" ]; then
+	main_suites=$(echo ",$SUITES," | sed 's/,tiers,/,/; s/^,//; s/,$//')
+fi
 for flavour in $FLAVOURS; do
-	boot_run "$flavour"
+	SUITES=$main_suites boot_run "$flavour"
 	judge "$RUN" "$(flavour_name "$flavour")"
 done
 
@@ -86,10 +104,7 @@ done
 # the topology and badinput cases that need nodes 4-7 or a memoryless one.
 WIDE_SEQS=${WIDE_SEQS:-200}
 if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* && -n $patched ]]; then
-	wide_suites=differential
-	for suite in topology badinput; do
-		[[ ",$SUITES," == *,$suite,* ]] && wide_suites+=,$suite
-	done
+	wide_suites=$(suites_among differential topology badinput)
 	NODES=8 MEMLESS=5 SUITES=$wide_suites \
 		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), 8 nodes, node 5 memoryless"
@@ -101,6 +116,16 @@ HOTPLUG=${HOTPLUG:-1}
 if [[ $HOTPLUG != 0 && $patched == *-wide ]]; then
 	HOTPLUG_NODE=3 SUITES=memhotplug boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), node 3's memory hotplugged"
+fi
+
+# CPU-less memory nodes in a slower memory tier, as CXL memory expanders
+# appear: the kernel learns the tiers from an ACPI HMAT table, which the
+# wide configuration reads.
+TIERS=${TIERS:-1}
+tiers_suites=$(suites_among topology conformance tiers)
+if [[ $TIERS != 0 && $patched == *-wide && -n $tiers_suites ]]; then
+	CPULESS=2,3 SUITES=$tiers_suites boot_run "$patched"
+	judge "$RUN" "$(flavour_name "$patched"), nodes 2 and 3 CPU-less, a slower tier"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

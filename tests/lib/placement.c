@@ -136,21 +136,29 @@ bool placement_from_node_ok(const struct policy_expectation *want, int node,
 /* Touch fresh pages for one probe and count them per node; 0 or -1. */
 typedef int (*toucher_t)(void *arg, int counts[NODESET_BITS]);
 
+/*
+ * Probe from each allowed node that has CPUs, for the modes whose placement
+ * depends on the allocating CPU's node; from all CPUs once for the others,
+ * and when no allowed node has CPUs (memory expanders only).
+ */
 static bool probe_each_node(int mode, const struct policy_expectation *want,
 			    nodeset_t allowed, toucher_t touch, void *arg,
 			    char *why, size_t len)
 {
 	bool by_node = mode == MPOL_BIND || mode == MPOL_PREFERRED_MANY;
+	nodeset_t from = allowed, with_cpus;
 	char land[32], pages[64];
 	int counts[NODESET_BITS];
 	size_t used = 0;
 	bool ok = true;
 
 	why[0] = '\0';
-	for (int node = by_node ? 0 : -1; node < MAX_PROBE_NODES; node++) {
+	if (!read_nodeset("/sys/devices/system/node/has_cpu", &with_cpus))
+		from &= with_cpus;
+	for (int node = by_node && from ? 0 : -1; node < MAX_PROBE_NODES; node++) {
 		bool placed;
 
-		if (node >= 0 && !(allowed & NODE(node)))
+		if (node >= 0 && !(from & NODE(node)))
 			continue;
 		if (pin_to_node(node) || touch(arg, counts)) {
 			snprintf(why, len, "cannot run on node %d or query pages",

@@ -4,9 +4,13 @@
  * other suites see where pages land? Every other suite rests on this.
  *
  * The host states the topology on the kernel command line:
- * numapol.nodes=N and, for a memoryless node, numapol.memless=M.
+ * numapol.nodes=N and, for a memoryless node, numapol.memless=M; for
+ * nodes with memory and no CPUs, in a slower memory tier,
+ * numapol.cpuless=N,M.
  */
+#include <dirent.h>
 #include <numaif.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,6 +37,41 @@ static nodeset_t expected_memory(void)
 	return expected_online() & ~(m ? NODE(atoi(m)) : 0);
 }
 
+static nodeset_t expected_cpuless(void)
+{
+	char buf[64];
+	const char *c = cmdline_param("numapol.cpuless", buf, sizeof(buf));
+	nodeset_t cpuless;
+
+	return c && !nodeset_parse(c, &cpuless) ? cpuless : 0;
+}
+
+/* The number of the memory tier @node is in, or -1. */
+static int memory_tier_of(int node)
+{
+	const char *root = "/sys/devices/virtual/memory_tiering";
+	DIR *dir = opendir(root);
+	struct dirent *entry;
+	char path[96];
+	nodeset_t nodes;
+	int tier = -1;
+
+	if (!dir)
+		return -1;
+	while (tier < 0 && (entry = readdir(dir))) {
+		int number;
+
+		if (sscanf(entry->d_name, "memory_tier%d", &number) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/memory_tier%d/nodelist", root,
+			 number);
+		if (!read_nodeset(path, &nodes) && (nodes & NODE(node)))
+			tier = number;
+	}
+	closedir(dir);
+	return tier;
+}
+
 TEST(nodes_online_match_qemu_topology)
 {
 	nodeset_t online;
@@ -56,6 +95,46 @@ TEST(memory_nodes_match_qemu_topology)
 		TH_LOG("nodes with memory %s, expected %s",
 		       nodeset_format(memory, got, sizeof(got)),
 		       nodeset_format(expected_memory(), want, sizeof(want)));
+}
+
+TEST(cpu_nodes_match_qemu_topology)
+{
+	nodeset_t want = expected_online() & ~expected_cpuless(), cpus;
+	char got[64], expected[64];
+
+	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_cpu", &cpus));
+	EXPECT_EQ(want, cpus)
+		TH_LOG("nodes with CPUs %s, expected %s",
+		       nodeset_format(cpus, got, sizeof(got)),
+		       nodeset_format(want, expected, sizeof(expected)));
+}
+
+/*
+ * The HMAT table QEMU is given makes the memory of CPU-less nodes slower,
+ * so the kernel puts it in a memory tier of its own, below the others: a
+ * higher number in sysfs. Demotion and weighted interleave rely on it.
+ */
+TEST(cpuless_nodes_are_a_slower_memory_tier)
+{
+	nodeset_t cpuless = expected_cpuless();
+	int fast = memory_tier_of(0);
+
+	if (!cpuless)
+		SKIP(return, "no CPU-less node in this topology");
+	ASSERT_LE(0, fast) TH_LOG("node 0 is in no memory tier");
+	for (int n = 1; n < (int)NODESET_BITS; n++) {
+		if (!(expected_memory() & NODE(n)))
+			continue;
+		if (cpuless & NODE(n)) {
+			EXPECT_LT(fast, memory_tier_of(n))
+				TH_LOG("node %d: tier %d, node 0: tier %d",
+				       n, memory_tier_of(n), fast);
+		} else {
+			EXPECT_EQ(fast, memory_tier_of(n))
+				TH_LOG("node %d: tier %d, node 0: tier %d",
+				       n, memory_tier_of(n), fast);
+		}
+	}
 }
 
 TEST(root_cpuset_spans_memory_nodes)
