@@ -32,6 +32,8 @@
 #                   stress suite
 #   make kmsan      the series built with clang and KMSAN, booted with
 #                   KUnit, the conformance and the vmamerge suites
+#   make kselftests the kernel's own cpuset and NUMA migration selftests,
+#                   on baseline-wide and patched-wide
 #   make conformance-baseline   the conformance, scenario and tools suites
 #                   on baseline-wide, against
 #                   the documented list of its failures
@@ -58,6 +60,10 @@ kernel:
 
 selftest:
 	scripts/selftest.sh
+
+kselftests:
+	FLAVOURS="baseline-wide patched-wide" SUITES=kselftests WIDE_SEQS=0 \
+		HOTPLUG=0 TIERS=0 scripts/test.sh
 
 conformance-baseline:
 	scripts/conformance-baseline.sh
@@ -107,4 +113,4 @@ model-test:
 boot:
 	FLAVOURS=$(FLAVOUR) WIDE_SEQS=0 HOTPLUG=0 TIERS=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan
+.PHONY: test run kernel boot selftest kselftests conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan

@@ -2,7 +2,8 @@
 # Build the guest test binaries (static) and pack them with busybox,
 # guest/init and the operators' tools the tools suite runs (Debian's
 # numactl, numastat, migratepages and stress-ng, with their shared
-# libraries) into an initramfs, out/guest/initramfs.cpio.
+# libraries) and bash-static, for the kernel's selftest scripts, into an
+# initramfs, out/guest/initramfs.cpio.
 # Usage: scripts/build-initramfs.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,6 +20,8 @@ root=$OUT_DIR/guest/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests}
 cp "$busybox" "$root/bin/busybox"
+[ -x /bin/bash-static ] || die "bash-static missing: install bash-static"
+cp /bin/bash-static "$root/bin/bash"
 cp "$REPO_DIR/guest/init" "$root/init"
 cp "$bin"/* "$root/tests/"
 # Each tool at its own path, with the libraries and loader ldd names.

@@ -12,7 +12,7 @@ case ${1:-} in '' | clang | matrix) ;; *) echo "usage: $0 [clang|matrix]" >&2; e
 
 PACKAGES=(
 	linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static libnuma-dev e2fsprogs
-	numactl stress-ng
+	numactl stress-ng bash-static
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
 	ccache python3 python3-ply python3-git perl gnuplot-nox
 )
