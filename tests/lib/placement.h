@@ -32,8 +32,8 @@ bool placement_ok(const struct policy_expectation *want,
  * Run on the CPUs of @node only (pin_to_node(-1) runs on all CPUs again).
  * BIND and PREFERRED_MANY allocate from the policy node nearest to the
  * running CPU, so probing from each node's CPUs reveals every node of the
- * policy, even when get_mempolicy() reports only what the user passed.
- * Returns 0 or -1.
+ * policy that has CPUs, even when get_mempolicy() reports only what the
+ * user passed. A node without CPUs cannot be probed from. Returns 0 or -1.
  */
 int pin_to_node(int node);
 
@@ -50,8 +50,9 @@ bool placement_from_node_ok(const struct policy_expectation *want, int node,
 /*
  * Where fresh pages land under a policy of @mode, against @want, once the
  * allowed nodes are @allowed (at most MAX_PROBE_NODES). BIND and
- * PREFERRED_MANY are probed from every allowed node's CPUs, which shows all
- * their nodes; the other modes from anywhere. Each probe touches the
+ * PREFERRED_MANY are probed from the CPUs of every allowed node that has
+ * some, which shows each of their nodes that has CPUs; when no allowed
+ * node has CPUs, once from all CPUs, as the other modes are. Each probe touches the
  * TOUCH_PAGES pages at *@next and advances it by @slice; a NULL *@next
  * probes fresh mappings (a task policy). Returns true when every probe
  * matched; else describes the mismatches in @why.

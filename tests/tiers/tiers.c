@@ -27,7 +27,7 @@
 #define SLOW		(N(2) | N(3))
 #define FAST_WEIGHT	3
 #define SLOW_WEIGHT	1
-/* Pages faulted at each step: a multiple of every sum of weights. */
+/* Pages faulted at each step: a multiple of the steps' sums of weights. */
 #define PAGES		384
 #define WEIGHTS		"/sys/kernel/mm/mempolicy/weighted_interleave/node%d"
 
@@ -64,6 +64,17 @@ static int weight_of(int node)
 	return FAST & N(node) ? FAST_WEIGHT : SLOW_WEIGHT;
 }
 
+/* Put back the weights of nodes 0 to @nodes - 1, saved in @saved. */
+static void restore_weights(char saved[][16], int nodes)
+{
+	char path[96];
+
+	for (int n = 0; n < nodes; n++) {
+		snprintf(path, sizeof(path), WEIGHTS, n);
+		write_text(path, saved[n]);
+	}
+}
+
 FIXTURE_SETUP(weighted_tiers)
 {
 	nodeset_t memory, cpus;
@@ -75,38 +86,36 @@ FIXTURE_SETUP(weighted_tiers)
 	if ((memory & (FAST | SLOW)) != (FAST | SLOW) ||
 	    (cpus & (FAST | SLOW)) != FAST)
 		SKIP(return, "needs memory on nodes 0-3 and CPUs on nodes 0-1 only (CPULESS=2,3)");
-	for (int n = 0; n < 4; n++) {
-		snprintf(path, sizeof(path), WEIGHTS, n);
-		ASSERT_EQ(0, read_text(path, self->saved[n],
-				       sizeof(self->saved[n])));
-		snprintf(text, sizeof(text), "%d", weight_of(n));
-		ASSERT_EQ(0, write_text(path, text));
-	}
-	ASSERT_EQ(0, cpuset_create(&self->cs, CGROUP_V2, "numapol-tiers",
-				   steps[0]));
-	ASSERT_EQ(0, cpuset_attach(&self->cs, getpid()));
 	self->len = NR_STEPS * PAGES * sysconf(_SC_PAGESIZE);
 	self->region = mmap(NULL, self->len, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->region);
 	/* A huge page would put 512 pages on one node. */
 	ASSERT_EQ(0, madvise(self->region, self->len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, cpuset_create(&self->cs, CGROUP_V2, "numapol-tiers",
+				   steps[0]));
+	ASSERT_EQ(0, cpuset_attach(&self->cs, getpid()));
+	/*
+	 * The weights last, each saved before it is changed: a setup that
+	 * fails gets no teardown, so nothing may fail after a change but
+	 * the next change, which puts back what came before it.
+	 */
+	for (int n = 0; n < 4; n++) {
+		snprintf(path, sizeof(path), WEIGHTS, n);
+		snprintf(text, sizeof(text), "%d", weight_of(n));
+		if (read_text(path, self->saved[n], sizeof(self->saved[n])) ||
+		    write_text(path, text)) {
+			restore_weights(self->saved, n);
+			ASSERT_TRUE(false) TH_LOG("cannot set %s", path);
+		}
+	}
 }
 
 FIXTURE_TEARDOWN(weighted_tiers)
 {
-	char path[96];
-
-	if (self->region && self->region != MAP_FAILED)
-		munmap(self->region, self->len);
-	set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	munmap(self->region, self->len);
 	cpuset_destroy(&self->cs);
-	for (int n = 0; n < 4; n++) {
-		if (!self->saved[n][0])
-			continue;
-		snprintf(path, sizeof(path), WEIGHTS, n);
-		write_text(path, self->saved[n]);
-	}
+	restore_weights(self->saved, 4);
 }
 
 /* Fault PAGES pages at @slice and count them per node; 0 or -1. */
