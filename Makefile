@@ -8,7 +8,8 @@
 #                   scripts/wide-config.sh; make test boots patched-wide
 #                   and debug-wide)
 #   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N] [HOTPLUG_NODE=N]
-#                   that flavour alone: no 8-node or hotplug extra run
+#                   [CPULESS=N,M]
+#                   that flavour alone: no 8-node, hotplug or CPU-less extra run
 #   make selftest   show that a failing test and a kernel WARNING fail a run,
 #                   and that Ctrl-C during a boot leaves no guest behind
 #   make mutants    the kill matrix: the suites on every mutant, the stress

@@ -162,6 +162,22 @@ int page_nodes_every(void *addr, size_t npages, size_t stride, int *nodes)
 	return ret < 0 ? -errno : 0;
 }
 
+int count_page_nodes(void *addr, size_t npages, int counts[NODESET_BITS])
+{
+	int *nodes = calloc(npages, sizeof(*nodes));
+	int err = nodes ? page_nodes(addr, npages, nodes) : -ENOMEM;
+
+	memset(counts, 0, NODESET_BITS * sizeof(*counts));
+	for (size_t i = 0; !err && i < npages; i++) {
+		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
+			err = -ENOENT;
+		else
+			counts[nodes[i]]++;
+	}
+	free(nodes);
+	return err;
+}
+
 /*
  * The sum of the /proc/vmstat counters whose names start with @prefix, or
  * -1 when there is none (no CONFIG_VM_EVENT_COUNTERS).

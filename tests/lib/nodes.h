@@ -70,5 +70,10 @@ double now_seconds(void);
 int page_nodes(void *addr, size_t npages, int *nodes);
 /* The same for pages @stride bytes apart: huge pages. */
 int page_nodes_every(void *addr, size_t npages, size_t stride, int *nodes);
+/*
+ * How many of the @npages pages at @addr are on each node. Returns 0, or
+ * -errno when one is not present or the query fails.
+ */
+int count_page_nodes(void *addr, size_t npages, int counts[NODESET_BITS]);
 
 #endif

@@ -10,22 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Count the TOUCH_PAGES mapped pages at @region per node; 0 or -1. */
-static int count_nodes(char *region, int counts[NODESET_BITS])
-{
-	int nodes[TOUCH_PAGES];
-
-	if (page_nodes(region, TOUCH_PAGES, nodes))
-		return -1;
-	memset(counts, 0, NODESET_BITS * sizeof(*counts));
-	for (int i = 0; i < TOUCH_PAGES; i++) {
-		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
-			return -1;
-		counts[nodes[i]]++;
-	}
-	return 0;
-}
-
 int touch_and_count(char *addr, int counts[NODESET_BITS])
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -40,7 +24,7 @@ int touch_and_count(char *addr, int counts[NODESET_BITS])
 			return -1;
 	}
 	memset(region, 0xa5, len);
-	err = count_nodes(region, counts);
+	err = count_page_nodes(region, TOUCH_PAGES, counts) ? -1 : 0;
 	if (!addr)
 		munmap(region, len);
 	return err;
@@ -69,7 +53,7 @@ int write_file_and_count(const char *dir, int counts[NODESET_BITS])
 		goto out;
 	for (size_t off = 0; off < len; off += page)
 		sum += region[off];
-	err = count_nodes(region, counts);
+	err = count_page_nodes(region, TOUCH_PAGES, counts) ? -1 : 0;
 out:
 	if (region != MAP_FAILED)
 		munmap(region, len);

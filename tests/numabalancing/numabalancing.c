@@ -107,22 +107,6 @@ FIXTURE_TEARDOWN(numabalancing)
 	cpuset_destroy(&self->cs);
 }
 
-/* Pages per node of the region; -1 on error. */
-static int count_pages(char *region, int counts[NODESET_BITS])
-{
-	int nodes[PAGES];
-
-	memset(counts, 0, NODESET_BITS * sizeof(*counts));
-	if (page_nodes(region, PAGES, nodes))
-		return -1;
-	for (int i = 0; i < PAGES; i++) {
-		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
-			return -1;
-		counts[nodes[i]]++;
-	}
-	return 0;
-}
-
 TEST_F(numabalancing, pages_stay_in_the_policys_nodes)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -145,7 +129,7 @@ TEST_F(numabalancing, pages_stay_in_the_policys_nodes)
 
 	ASSERT_EQ(0, pin_to_node(2));
 	memset(self->region, 1, self->len);
-	ASSERT_EQ(0, count_pages(self->region, counts));
+	ASSERT_EQ(0, count_page_nodes(self->region, PAGES, counts));
 	ASSERT_EQ(PAGES, counts[2])
 		TH_LOG("first touch from node 2: pages %s",
 		       format_counts(counts, 4, got, sizeof(got)));
@@ -157,7 +141,7 @@ TEST_F(numabalancing, pages_stay_in_the_policys_nodes)
 		     now_seconds() < check;)
 			for (long off = 0; off < (long)self->len; off += page)
 				sum += self->region[off];
-		ASSERT_EQ(0, count_pages(self->region, counts));
+		ASSERT_EQ(0, count_page_nodes(self->region, PAGES, counts));
 		ASSERT_EQ(PAGES, counts[2] + counts[3])
 			TH_LOG("after %.1f s: pages %s, outside the policy's {2,3}",
 			       elapsed, format_counts(counts, 4, got, sizeof(got)));

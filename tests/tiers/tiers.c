@@ -118,23 +118,14 @@ FIXTURE_TEARDOWN(weighted_tiers)
 	restore_weights(self->saved, 4);
 }
 
-/* Fault PAGES pages at @slice and count them per node; 0 or -1. */
+/* Fault PAGES pages at @slice and count them per node; 0 or -errno. */
 static int fault_and_count(char *slice, int counts[NODESET_BITS])
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int nodes[PAGES];
 
-	memset(counts, 0, NODESET_BITS * sizeof(*counts));
 	for (int i = 0; i < PAGES; i++)
 		slice[i * page] = 1;
-	if (page_nodes(slice, PAGES, nodes))
-		return -1;
-	for (int i = 0; i < PAGES; i++) {
-		if (nodes[i] < 0 || nodes[i] >= (int)NODESET_BITS)
-			return -1;
-		counts[nodes[i]]++;
-	}
-	return 0;
+	return count_page_nodes(slice, PAGES, counts);
 }
 
 TEST_F(weighted_tiers, pages_follow_the_weights_of_the_nodes_in_use)
