@@ -14,11 +14,11 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "../lib/cpuset.h"
+#include "../lib/process.h"
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
@@ -112,42 +112,22 @@ FIXTURE_TEARDOWN(kselftest)
 }
 
 struct outcome {
-	int status;		/* exit status, 128 + signal if killed, or -1 */
+	int status;		/* exit status; -1 if it did not run or a signal ended it */
 	int passed, skipped;	/* from a "# Totals:" line; -1 without one */
 	char last[512];		/* the last line, but a bare "Test SKIPPED" */
 	char last_skip[512];	/* the last line that says "# SKIP" */
 };
 
 /* Run @argv with its output logged as comments, and see how it went. */
-static void run_logged(const char *const argv[], struct outcome *out)
+static void run_logged(char *const argv[], struct outcome *out)
 {
+	struct process p;
 	char line[512];
-	int pipefd[2], status;
-	FILE *output;
-	pid_t pid;
 
 	*out = (struct outcome){ .status = -1, .passed = -1, .skipped = -1 };
-	if (pipe(pipefd))
+	if (process_start(&p, NULL, argv))
 		return;
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return;
-	}
-	if (!pid) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	output = fdopen(pipefd[0], "r");
-	if (!output)
-		close(pipefd[0]);	/* the child dies of SIGPIPE */
-	while (output && fgets(line, sizeof(line), output)) {
+	while (fgets(line, sizeof(line), p.out)) {
 		line[strcspn(line, "\n")] = '\0';
 		printf("#   %s\n", line);
 		sscanf(line, "# Totals: pass:%d fail:%*d xfail:%*d xpass:%*d skip:%d",
@@ -158,12 +138,7 @@ static void run_logged(const char *const argv[], struct outcome *out)
 		if (line[0] && strcmp(line, "Test SKIPPED"))
 			snprintf(out->last, sizeof(out->last), "%s", line);
 	}
-	if (output)
-		fclose(output);
-	if (waitpid(pid, &status, 0) != pid)
-		return;
-	out->status = WIFEXITED(status) ? WEXITSTATUS(status) :
-		      128 + WTERMSIG(status);
+	out->status = process_finish(&p, NULL, 0);
 }
 
 /* mm_migration runs six cases of 20 s each, under TCG. */
@@ -179,7 +154,7 @@ TEST_F_TIMEOUT(kselftest, passes, 600)
 		ASSERT_EQ(0, cpuset_create(&self->v1, CGROUP_V1,
 					   "numapol-kselftest", self->memory));
 	fflush(stdout);
-	run_logged(variant->argv, &out);
+	run_logged((char *const *)variant->argv, &out);
 	if (out.status == KSFT_SKIP)
 		SKIP(return, "%s", out.last);
 	if (out.status == 0 && out.passed == 0 && out.skipped > 0)

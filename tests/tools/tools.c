@@ -22,7 +22,7 @@
 #include "../lib/mpol.h"
 #include "../lib/placement.h"
 #include "../lib/semantics.h"
-#include "process.h"
+#include "../lib/process.h"
 
 #define N(n)		NODE(n)
 #define NUMACTL		"/usr/bin/numactl"

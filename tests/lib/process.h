@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "../lib/cpuset.h"
+#include "cpuset.h"
 
 struct process {
 	pid_t pid;
