@@ -5,12 +5,14 @@
 # powered off by itself, 1 when the host timeout killed it, 2 on error.
 #
 # Environment:
-#   NODES=2|4|8        NUMA nodes (default 4)
+#   NODES=2|4|8|16     NUMA nodes (default 4; 16 needs 8 of them CPULESS:
+#                      the kernels have 8 CPUs at most)
 #   MEMLESS=N          make node N memoryless (default: none)
-#   CPULESS=N,M        give nodes N, M memory and no CPUs, in a slower
-#                      memory tier (an HMAT table: 100 ns and 2 GB/s
-#                      from every CPU, against 10-20 ns and 10 GB/s), as
-#                      CXL memory expanders appear (default: none)
+#   CPULESS=N,M        give nodes N, M (the last ones) memory and no
+#                      CPUs, in a slower memory tier (an HMAT table:
+#                      100 ns and 2 GB/s from every CPU, against 10-20 ns
+#                      and 10 GB/s), as CXL memory expanders appear
+#                      (default: none)
 #   HOTPLUG_NODE=N     give node N its memory as a DIMM, onlined movable,
 #                      so that the guest can offline all of it (default:
 #                      none; the kernel needs memory hotplug: FLAVOUR-wide)
@@ -45,7 +47,7 @@ kernel=$(build_dir "$flavour")/arch/x86/boot/bzImage
 initramfs=$OUT_DIR/guest/initramfs.cpio
 [ -r "$kernel" ] || die "no kernel for $flavour: build it first"
 [ -r "$initramfs" ] || die "no initramfs: run build-initramfs.sh"
-case $NODES in 2 | 4 | 8) ;; *) die "NODES must be 2, 4 or 8" ;; esac
+case $NODES in 2 | 4 | 8 | 16) ;; *) die "NODES must be 2, 4, 8 or 16" ;; esac
 if [ -n "$MEMLESS" ] && { [ "$MEMLESS" -ge "$NODES" ] || [ "$MEMLESS" = 0 ]; }; then
 	die "MEMLESS must name a node from 1 to $((NODES - 1))"
 fi
@@ -64,15 +66,22 @@ for n in ${CPULESS//,/ }; do
 	fi
 	cpuless=$((cpuless + 1))
 done
+# Linux numbers the nodes in the order of the ACPI SRAT, which lists the
+# CPUs' nodes first: only CPU-less nodes numbered last keep QEMU's ids.
+for n in ${CPULESS//,/ }; do
+	[ "$n" -ge $((NODES - cpuless)) ] ||
+		die "CPULESS must name the last $cpuless nodes: the guest numbers nodes with CPUs first"
+done
 if [ "$cpuless" != 0 ] && [ -n "$MEMLESS$HOTPLUG_NODE" ]; then
 	die "CPULESS goes with neither MEMLESS nor HOTPLUG_NODE"
 fi
 
-# Topology: 4 CPUs spread over the nodes (8 nodes get one CPU each), one
-# socket a node, so that no cache is shared across nodes. CPU-less nodes
-# get no socket, and their share of CPUs goes.
+# Topology: 4 CPUs spread over the nodes (8 and 16 nodes get one CPU
+# each), one socket a node, so that no cache is shared across nodes.
+# CPU-less nodes get no socket, and their share of CPUs goes.
 per_node=$(((NODES > 4 ? NODES : 4) / NODES))
 sockets=$((NODES - cpuless)) cpus=$(((NODES - cpuless) * per_node))
+[ "$cpus" -le 8 ] || die "$cpus CPUs, and the kernels have 8 at most: give CPULESS more nodes"
 numa=() mem=0 dimms=() cpu_nodes=0
 for ((n = 0; n < NODES; n++)); do
 	if is_cpuless "$n"; then

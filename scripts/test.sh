@@ -7,13 +7,15 @@
 # configuration, see apply-series.sh), SUITES, NODES, MEMLESS, and those of
 # boot.sh; WIDE_SEQS (default 200, 0 for none): differential sequences in
 # an extra run on 8 nodes with a memoryless one, which also runs the
-# topology and badinput suites; HOTPLUG (default 1, 0 for
-# none): the memhotplug suite in an extra run whose node 3 has only
-# memory that can go offline; TIERS (default 1, 0 for none): the
-# topology, conformance and tiers suites in an extra run whose nodes 2
-# and 3 have memory in a slower tier and no CPUs. The extra runs boot the
-# first patched flavour of FLAVOURS; the tiers suite runs only there,
-# unless CPULESS is set. V=1 shows everything.
+# topology and badinput suites; NODES16 (default 1, 0 for none): the
+# same three suites in an extra run on 16 nodes, the last 8 CPU-less (a
+# -wide flavour); HOTPLUG (default 1, 0 for none): the memhotplug suite
+# in an extra run whose node 3 has only memory that can go offline;
+# TIERS (default 1, 0 for none): the topology, conformance and tiers
+# suites in an extra run whose nodes 2 and 3 have memory in a slower
+# tier and no CPUs. The extra runs boot the first patched flavour of
+# FLAVOURS; the tiers suite runs only there, unless CPULESS is set. V=1
+# shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -108,6 +110,19 @@ if [[ $WIDE_SEQS != 0 && ",$SUITES," == *,differential,* && -n $patched ]]; then
 	NODES=8 MEMLESS=5 SUITES=$wide_suites \
 		CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), 8 nodes, node 5 memoryless"
+fi
+
+# 16 nodes, the last 8 CPU-less in a slower tier (the kernels have 8
+# CPUs), 256 MiB each: the differential sequences again, over node ids
+# past 8 and folds of many more nodes, and the topology and badinput
+# cases.
+NODES16=${NODES16:-1}
+if [[ $NODES16 != 0 && $WIDE_SEQS != 0 && $patched == *-wide ]]; then
+	big_suites=$(suites_among differential topology badinput)
+	NODES=16 CPULESS=8,9,10,11,12,13,14,15 NODE_MEM=256 \
+		SUITES=$big_suites CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" \
+		boot_run "$patched"
+	judge "$RUN" "$(flavour_name "$patched"), 16 nodes, 8 CPU-less"
 fi
 
 # Memory hotplug: node 3's memory is a DIMM the guest can offline, which

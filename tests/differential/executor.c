@@ -53,7 +53,7 @@ int topology_read(struct topology *topo)
 	    read_nodeset("/sys/devices/system/node/has_memory", &topo->memory))
 		return -errno;
 	topo->nr_nodes = 64 - __builtin_clzl(online);
-	if (topo->nr_nodes > 8)
+	if (topo->nr_nodes > MODEL_MAX_NODES)
 		return -ERANGE;
 	/* The subject runs on node 0's first CPU. */
 	topo->local_node = 0;

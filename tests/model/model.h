@@ -45,11 +45,14 @@ struct op {
 	int home;
 };
 
+/* The most nodes the model knows: the guests have up to 16. */
+#define MODEL_MAX_NODES 16
+
 struct topology {
 	int nr_nodes;
 	nodeset_t memory;		/* nodes with memory */
 	int local_node;			/* the node of the CPU the task runs on */
-	unsigned int weight[8];		/* weighted interleave, 1 by default */
+	unsigned int weight[MODEL_MAX_NODES];	/* weighted interleave, 1 by default */
 	/*
 	 * Page numbers (address >> PAGE_SHIFT) of the two regions: the
 	 * interleave index of an anonymous page is its page number.
