@@ -7,9 +7,10 @@
 #                   (-wide: Debian's mm and cgroup options, see
 #                   scripts/wide-config.sh; make test boots patched-wide
 #                   and debug-wide)
-#   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8 [MEMLESS=N] [HOTPLUG_NODE=N]
+#   make boot FLAVOUR=... SUITES=a,b NODES=2|4|8|16 [MEMLESS=N] [HOTPLUG_NODE=N]
 #                   [CPULESS=N,M]
-#                   that flavour alone: no 8-node, hotplug or CPU-less extra run
+#                   that flavour alone: no 8-node, 16-node, hotplug or CPU-less
+#                   extra run
 #   make selftest   show that a failing test and a kernel WARNING fail a run,
 #                   and that Ctrl-C during a boot leaves no guest behind
 #   make mutants    the kill matrix: the suites on every mutant, the stress

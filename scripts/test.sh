@@ -117,8 +117,8 @@ fi
 # past 8 and folds of many more nodes, and the topology and badinput
 # cases.
 NODES16=${NODES16:-1}
-if [[ $NODES16 != 0 && $WIDE_SEQS != 0 && $patched == *-wide ]]; then
-	big_suites=$(suites_among differential topology badinput)
+big_suites=$(suites_among differential topology badinput)
+if [[ $NODES16 != 0 && $WIDE_SEQS != 0 && $patched == *-wide && -n $big_suites ]]; then
 	NODES=16 CPULESS=8,9,10,11,12,13,14,15 NODE_MEM=256 \
 		SUITES=$big_suites CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" \
 		boot_run "$patched"
