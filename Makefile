@@ -39,7 +39,12 @@
 #   make conformance-baseline   the conformance, scenario and tools suites
 #                   on baseline-wide, against
 #                   the documented list of its failures
+#   make backport   the fixes backported to Debian's 6.1 (patches-6.1/):
+#                   6.1 unpatched and with them, against the documented
+#                   lists of their failures
 #
+# KERNEL=6.1 makes the other targets build and boot the 6.1 line, with
+# patches-6.1/ as its series.
 # V=1 shows everything; EXTRA_PATCHES="a.patch" adds patches on top
 # (git format-patch output or plain diffs).
 SHELL := /bin/bash
@@ -69,6 +74,9 @@ kselftests:
 
 conformance-baseline:
 	scripts/conformance-baseline.sh
+
+backport:
+	scripts/backport.sh
 
 check-series:
 	scripts/check-series.sh
@@ -115,4 +123,4 @@ model-test:
 boot:
 	FLAVOURS=$(FLAVOUR) WIDE_SEQS=0 HOTPLUG=0 TIERS=0 scripts/test.sh
 
-.PHONY: test run kernel boot selftest kselftests conformance-baseline check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan
+.PHONY: test run kernel boot selftest kselftests conformance-baseline backport check-series mutants stress fuzz fuzz-semantics model-test bench stack-usage matrix kcsan kmsan

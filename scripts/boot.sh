@@ -256,6 +256,7 @@ host_timeout=$((SUITE_TIMEOUT * nsuites + 120))
 EARLY_BOOT_LIMIT=${EARLY_BOOT_LIMIT:-300}
 [ "$ICOUNT" = 1 ] && EARLY_BOOT_LIMIT=$((EARLY_BOOT_LIMIT * 10))
 cat >"$run_dir/run.info" <<INFO
+kernel=$KERNEL
 release=$(kernel_release)
 flavour=$(flavour_name "$flavour")
 nodes=$NODES

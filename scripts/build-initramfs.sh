@@ -14,7 +14,7 @@ busybox=/bin/busybox
 [ -x "$busybox" ] || die "busybox missing: install busybox-static"
 
 bin=$OUT_DIR/guest/tests
-make -C "$REPO_DIR/tests" KSRC="$KSRC" BIN="$bin"
+make -C "$REPO_DIR/tests" KSRC="$TESTS_KSRC" BIN="$bin"
 
 root=$OUT_DIR/guest/root
 rm -rf "$root"

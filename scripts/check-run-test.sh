@@ -21,7 +21,7 @@ case ${1:-} in -*) echo "usage: $0 [FIXTURE...]" >&2; exit 2 ;; esac
 judge=${JUDGE:-$REPO_DIR/scripts/check-run.sh}
 fixtures=$REPO_DIR/tests/judge
 [ -r "$judge" ] || die "no judge $judge"
-[ -r "$KSRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $KSRC: run prepare-tree.sh"
+[ -r "$TESTS_KSRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $TESTS_KSRC: run prepare-tree.sh"
 if [ $# -eq 0 ]; then
 	for dir in "$fixtures"/*/; do
 		set -- "$@" "$(basename "$dir")"

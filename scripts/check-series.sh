@@ -10,7 +10,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 export SUITES=topology
-count=$(find "$REPO_DIR/patches" -name '[0-9]*.patch' ! -name '0000-*' | grep -c .)
+count=$(find "$PATCH_DIR" -name '[0-9]*.patch' ! -name '0000-*' | grep -c .)
 
 prepare_host
 status=0

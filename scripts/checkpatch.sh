@@ -12,7 +12,7 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no kernel tree: run prepare-tree.sh"
 shopt -s nullglob
-series=("$REPO_DIR"/patches/[0-9]*.patch)
+series=("$PATCH_DIR"/[0-9]*.patch)
 [ ${#series[@]} -gt 0 ] || { echo "no patches"; exit 0; }
 
 # Debian's python3, which has python3-ply and python3-git for the SPDX

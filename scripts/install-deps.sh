@@ -16,6 +16,8 @@ PACKAGES=(
 	gcc make git flex bison bc libelf-dev libssl-dev cpio xz-utils
 	ccache python3 python3-ply python3-git perl gnuplot-nox
 )
+# Another kernel line (KERNEL=6.1) needs its source and Debian's config too.
+[ "$KERNEL" = 6.12 ] || PACKAGES+=("linux-source-$KERNEL" "linux-config-$KERNEL")
 case ${1:-} in
 clang) PACKAGES+=(clang lld llvm) ;;
 matrix) PACKAGES+=(clang lld llvm sparse gcc-aarch64-linux-gnu) ;;

@@ -7,9 +7,24 @@ PROJECT=numapol
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything large lives outside the checkout: kernel trees, builds, ccache.
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/$PROJECT}
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# KERNEL: the Debian kernel line to build. 6.12 takes the series in
+# patches/; 6.1, Debian 12's own line, takes its backport in patches-6.1/.
+# Each line has its own trees and builds in the cache.
+KERNEL=${KERNEL:-6.12}
+# shellcheck disable=SC2034 # PATCH_DIR: read by the scripts that source this
+case $KERNEL in
+6.12) KERNEL_CACHE=$CACHE_DIR PATCH_DIR=$REPO_DIR/patches ;;
+6.1) KERNEL_CACHE=$CACHE_DIR/6.1 PATCH_DIR=$REPO_DIR/patches-6.1 ;;
+*) echo "error: KERNEL must be 6.12 or 6.1, not '$KERNEL'" >&2; exit 2 ;;
+esac
+export KERNEL
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-$KERNEL.tar.xz}
 # The pristine tree, a git repository whose branch "base" is the tarball.
-KSRC=$CACHE_DIR/linux
+KSRC=$KERNEL_CACHE/linux
+# The guest programs are the same whatever kernel boots: they are built
+# with the kselftest harness of the 6.12 tree.
+# shellcheck disable=SC2034 # read by the scripts that source this
+TESTS_KSRC=$CACHE_DIR/linux
 # Run logs and reports stay next to the checkout, ignored by git.
 OUT_DIR=${OUT_DIR:-$REPO_DIR/out}
 V=${V:-0}
@@ -75,7 +90,7 @@ src_dir() {
 	name=$(flavour_name "$1")
 	# The prefixes of the series share one tree: each adds one patch.
 	case $name in series-[0-9]*) name=series-prefix ;; esac
-	echo "$CACHE_DIR/src/$name"
+	echo "$KERNEL_CACHE/src/$name"
 }
 build_dir() { echo "$(src_dir "$1")/.build"; }
 
@@ -101,12 +116,17 @@ build_flavour() {
 		"$REPO_DIR/scripts/build-kernel.sh" "$1" || exit 2
 }
 
-# prepare_tree: the packages and the pristine tree.
+# prepare_tree: the packages and the pristine tree, and the 6.12 tree
+# the guest programs are built with when KERNEL is another line.
 prepare_tree() {
 	step packages "$OUT_DIR/logs/packages.log" \
 		"$REPO_DIR/scripts/install-deps.sh" || exit 2
-	step extract "$OUT_DIR/logs/extract.log" \
+	step "extract $KERNEL" "$OUT_DIR/logs/extract-$KERNEL.log" \
 		"$REPO_DIR/scripts/prepare-tree.sh" || exit 2
+	if [ "$KERNEL" != 6.12 ]; then
+		step "extract 6.12" "$OUT_DIR/logs/extract-6.12.log" \
+			env KERNEL=6.12 KERNEL_TARBALL= "$REPO_DIR/scripts/prepare-tree.sh" || exit 2
+	fi
 }
 
 # prepare_host: prepare_tree, and the guest initramfs.
@@ -116,10 +136,12 @@ prepare_host() {
 		"$REPO_DIR/scripts/build-initramfs.sh" || exit 2
 }
 
-# A fresh directory for one guest run.
+# A fresh directory for one guest run, named after the kernel line when it
+# is not 6.12.
 new_run_dir() {
 	local dir
 	dir=$OUT_DIR/runs/$(date +%Y%m%d-%H%M%S)-$1
+	[ "$KERNEL" = 6.12 ] || dir+=-linux-$KERNEL
 	mkdir -p "$dir"
 	echo "$dir"
 }
@@ -138,4 +160,39 @@ boot_run() {
 	step "boot $name: $SUITES" "$RUN/boot.log" \
 		env ${TOPOLOGY:-} "$REPO_DIR/scripts/boot.sh" "$1" "$RUN" || rc=$?
 	[ "$rc" -le 1 ] || exit "$rc"
+}
+
+# boot_failed FLAVOUR: boot_run FLAVOUR, and write RUN/failed.list:
+# "suite/case" for every failed case (a suite's cases come before its own
+# top-level result line). Exit 1 on a kernel problem.
+boot_failed() {
+	boot_run "$1"
+	"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || true
+	if [ -s "$RUN/kernel.problems" ]; then
+		cat "$RUN/check.log"
+		exit 1
+	fi
+	tr -d '\r' <"$RUN/results.ktap" | awk '
+		/^    not ok [0-9]+ / { failed[n++] = $4 }
+		/^(not )?ok [0-9]+ / {
+			suite = $1 == "not" ? $4 : $3
+			for (i = 0; i < n; i++) print suite "/" failed[i]
+			n = 0
+		}' >"$RUN/failed.list"
+}
+
+# listed_cases FILE HEADING: the cases listed as "- `suite/case`" in the
+# section "## HEADING" of FILE, up to the next heading, sorted.
+listed_cases() {
+	sed -n "/^## $2\$/,/^## /s/^- \`\\([^\`]*\\)\`.*/\\1/p" "$1" | sort
+}
+
+# compare_failed FAILED LISTED: print how two sorted lists of cases
+# differ; 1 when they do. A failure not listed is a finding; a listed case
+# that passes makes the list stale.
+compare_failed() {
+	cmp -s "$1" "$2" && return 0
+	comm -23 "$1" "$2" | sed 's/^/    finding, fails but is not listed: /'
+	comm -13 "$1" "$2" | sed 's/^/    listed but passes: /'
+	return 1
 }

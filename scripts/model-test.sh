@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-harness=$KSRC/tools/testing/selftests/kselftest_harness.h
+harness=$TESTS_KSRC/tools/testing/selftests/kselftest_harness.h
 [ -f "$harness" ] || die "no kernel tree for $harness: run prepare-tree.sh"
 
 tests=$REPO_DIR/tests

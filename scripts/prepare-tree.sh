@@ -1,5 +1,5 @@
 #!/bin/bash
-# Extract Debian's linux-source-6.12 tarball into the cache, outside the
+# Extract Debian's linux-source-$KERNEL tarball into the cache, outside the
 # checkout, as a git repository whose branch "base" is the pristine tarball.
 # Flavours are built from worktrees of it. Does nothing when the tree is
 # already there for the installed tarball.
@@ -8,17 +8,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-[ -r "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: install linux-source-6.12"
+[ -r "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: install linux-source-$KERNEL"
 
-stamp=$CACHE_DIR/linux.stamp
+stamp=$KERNEL_CACHE/linux.stamp
 tarball_id=$(stat -c '%s %Y' "$KERNEL_TARBALL")
 if [ -d "$KSRC/.git" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$tarball_id" ]; then
 	exit 0
 fi
 
 # A different tarball: start over, builds included, since they belong to it.
-rm -rf "$KSRC" "$CACHE_DIR/src" "$stamp"
-tmp=$CACHE_DIR/linux.tmp
+rm -rf "$KSRC" "$KERNEL_CACHE/src" "$stamp"
+tmp=$KERNEL_CACHE/linux.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
 tar -xf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1

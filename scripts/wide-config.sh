@@ -2,7 +2,7 @@
 # Write the config fragment that makes a guest kernel's memory management
 # Debian's: every option defined in mm/Kconfig, and in the cgroup part of
 # init/Kconfig (menuconfig CGROUPS ... endif # CGROUPS), set as Debian's
-# amd64 config (package linux-config-6.12) sets it. Options Debian builds
+# amd64 config (package linux-config-$KERNEL) sets it. Options Debian builds
 # as modules are built in: the guests load no modules. Left out: options
 # Debian's config does not list (their dependencies are off there),
 # symbols without a prompt (no config sets them: they follow the options
@@ -15,8 +15,8 @@ set -euo pipefail
 
 [ $# -eq 2 ] || { echo "usage: $0 TREE OUTPUT" >&2; exit 2; }
 tree=$1 output=$2
-debian=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
-[ -r "$debian" ] || die "cannot read $debian (package linux-config-6.12)"
+debian=/usr/src/linux-config-$KERNEL/config.amd64_none_amd64.xz
+[ -r "$debian" ] || die "cannot read $debian (package linux-config-$KERNEL)"
 [ -r "$tree/mm/Kconfig" ] && [ -r "$tree/init/Kconfig" ] ||
 	die "$tree is not a kernel tree"
 
