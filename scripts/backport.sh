@@ -5,7 +5,8 @@
 # on each with its list in docs/baseline-failures.md ("Linux 6.1
 # baseline" and "Linux 6.1 with the backport"). A failure not listed is a
 # finding; a listed case that passes makes the list stale. Both fail the
-# target. Exit 0 when both lists match, 1 when not, 2 on a harness error.
+# target, as does a checkpatch finding in the port. Exit 0 when both
+# lists match and checkpatch is clean, 1 when not, 2 on a harness error.
 # Usage: scripts/backport.sh
 set -euo pipefail
 export KERNEL=6.1
@@ -20,6 +21,9 @@ build_flavour baseline
 build_flavour patched
 
 status=0
+# The port's style is part of the target, as the series' is of make test.
+step "checkpatch --strict ($KERNEL)" "$OUT_DIR/logs/checkpatch-$KERNEL.log" \
+	"$REPO_DIR/scripts/checkpatch.sh" || status=1
 for flavour in baseline patched; do
 	boot_failed "$flavour"
 	case $flavour in
