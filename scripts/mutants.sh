@@ -7,7 +7,8 @@
 # machine its "Topology:" line asks for (boot.sh's NODES=, MEMLESS=,
 # CPULESS=, HOTPLUG_NODE=; default boot.sh's), and say
 # whether they catch it. Races are not caught every time: a mutant whose suites
-# include stress boots RUNS times, its cases stop at the first failure,
+# include stress boots RUNS times, each stress case running for the
+# seconds its "Seconds:" line gives (default STRESS_SECONDS), its cases stop at the first failure,
 # and the matrix gives each run's verdict and time to detection (guest
 # seconds after the stress suite started). Results also go to
 # out/mutants.tsv.
@@ -79,10 +80,11 @@ for name in $MUTANTS; do
 	SUITES=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
 	SUITES=${SUITES:-topology,conformance,scenario,differential}
 	export SUITES
+	seconds=$(sed -n 's/^Seconds: //p' "$patch" | head -n 1)
 	runs=1 CMDLINE=
 	case ,$SUITES, in *,stress,*)
 		runs=$RUNS
-		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=$STRESS_SECONDS"
+		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=${seconds:-$STRESS_SECONDS}"
 		;;
 	esac
 	TOPOLOGY=$(sed -n 's/^Topology: //p' "$patch" | head -n 1)
