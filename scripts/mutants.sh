@@ -8,8 +8,8 @@
 # CPULESS=, HOTPLUG_NODE=; default boot.sh's), and say
 # whether they catch it. Races are not caught every time: a mutant whose suites
 # include stress boots RUNS times, each stress case running for the
-# seconds its "Seconds:" line gives (default STRESS_SECONDS), its cases stop at the first failure,
-# and the matrix gives each run's verdict and time to detection (guest
+# seconds its "Seconds:" line gives (default STRESS_SECONDS); its cases
+# stop at the first failure, and the matrix gives each run's verdict and time to detection (guest
 # seconds after the stress suite started). Results also go to
 # out/mutants.tsv.
 #
