@@ -22,7 +22,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched-wide debug-wide}
-export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,ksmthp,scenario,badinput,cgroupinput,privilege,vmamerge,fuzz,differential,migration,tools,tiers,stress}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,ksmthp,scenario,badinput,cgroupinput,privilege,vmamerge,forks,fuzz,differential,migration,tools,tiers,stress}
 # The flavour of the extra runs: patched or patched-wide, if FLAVOURS has it.
 # shellcheck disable=SC2086 # a list of flavours
 patched=$(printf '%s\n' $FLAVOURS | grep -m 1 -x 'patched\(-wide\)\{0,1\}' || true)
