@@ -16,11 +16,21 @@
  * shared memory, odd while a write is in flight, tells each child which
  * value the last finished change gave every task of the cpuset: the child
  * compares its allowed nodes and its task policy's nodes with it.
+ *
+ * Under cgroup v2, a child made with clone3(CLONE_INTO_CGROUP) into a
+ * sibling cgroup of the forker's, both without a cpuset of their own,
+ * stays in the same cpuset but joins another css_set, which a change may
+ * walk before or after the forker's.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,12 +54,16 @@ FIXTURE(forks) {
 	struct cpuset cs;
 	struct fork_state *state;
 	pid_t forker;
+	/* With clone_into: the forker's cgroup and its children's. */
+	char home[300], into[300];
+	int into_fd;
 };
 
 FIXTURE_VARIANT(forks) {
 	enum cgroup_version cgroup;
 	/* The cpuset's mems before the first change, and after it. */
 	nodeset_t first, other;
+	bool clone_into;
 };
 
 FIXTURE_VARIANT_ADD(forks, disjoint_v2) {
@@ -59,6 +73,11 @@ FIXTURE_VARIANT_ADD(forks, disjoint_v2) {
 FIXTURE_VARIANT_ADD(forks, overlapping_v2) {
 	.cgroup = CGROUP_V2,
 	.first = NODE(0) | NODE(1), .other = NODE(1) | NODE(2),
+};
+FIXTURE_VARIANT_ADD(forks, disjoint_v2_clone_into_cgroup) {
+	.cgroup = CGROUP_V2,
+	.first = NODE(0) | NODE(1), .other = NODE(2) | NODE(3),
+	.clone_into = true,
 };
 FIXTURE_VARIANT_ADD(forks, disjoint_v1) {
 	.cgroup = CGROUP_V1,
@@ -104,16 +123,35 @@ static int child_check(struct fork_state *st,
 	return 0;
 }
 
+/* fork(), or clone3() into the cgroup @into_fd when it is one. */
+static pid_t fork_child(int into_fd)
+{
+	struct clone_args args = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = into_fd,
+	};
+
+	if (into_fd < 0)
+		return fork();
+	return syscall(SYS_clone3, &args, sizeof(args));
+}
+
 /* In the forker: fork and reap children until told to stop. */
-static int forker(struct fork_state *st, const struct cpuset *cs,
+static int forker(struct fork_state *st, FIXTURE_DATA(forks) *self,
 		  const FIXTURE_VARIANT(forks) *variant)
 {
-	if (cpuset_attach(cs, getpid()) ||
+	char procs[320], pid_text[16];
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->home);
+	snprintf(pid_text, sizeof(pid_text), "%d", getpid());
+	if ((variant->clone_into ? write_text(procs, pid_text) :
+				   cpuset_attach(&self->cs, getpid())) ||
 	    set_mempolicy(MPOL_BIND, &variant->first, NODESET_BITS))
 		return 1;
 	__atomic_store_n(&st->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&st->stop, __ATOMIC_ACQUIRE)) {
-		pid_t pid = fork();
+		pid_t pid = fork_child(self->into_fd);
 		int status;
 
 		if (pid < 0)
@@ -131,19 +169,28 @@ FIXTURE_SETUP(forks)
 {
 	nodeset_t memory, nodes = variant->first | variant->other;
 
+	self->into_fd = -1;
 	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory",
 				  &memory));
 	if ((memory & nodes) != nodes)
 		SKIP(return, "needs memory on the nodes of both values");
 	ASSERT_EQ(0, cpuset_create(&self->cs, variant->cgroup,
 				   "numapol-forks", variant->first));
+	if (variant->clone_into) {
+		snprintf(self->home, sizeof(self->home), "%s/home", self->cs.dir);
+		snprintf(self->into, sizeof(self->into), "%s/into", self->cs.dir);
+		ASSERT_EQ(0, mkdir(self->home, 0755));
+		ASSERT_EQ(0, mkdir(self->into, 0755));
+		self->into_fd = open(self->into, O_RDONLY | O_DIRECTORY);
+		ASSERT_LE(0, self->into_fd);
+	}
 	self->state = mmap(NULL, sizeof(*self->state), PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->state);
 	self->forker = fork();
 	ASSERT_LE(0, self->forker);
 	if (!self->forker)
-		_exit(forker(self->state, &self->cs, variant));
+		_exit(forker(self->state, self, variant));
 }
 
 FIXTURE_TEARDOWN(forks)
@@ -157,6 +204,17 @@ FIXTURE_TEARDOWN(forks)
 	}
 	if (self->state && self->state != MAP_FAILED)
 		munmap(self->state, sizeof(*self->state));
+	if (self->into_fd >= 0)
+		close(self->into_fd);
+	if (variant->clone_into) {
+		/* A child the forker left behind may still be exiting. */
+		for (int tries = 0; tries < 500; tries++) {
+			if ((!rmdir(self->into) || errno == ENOENT) &&
+			    (!rmdir(self->home) || errno == ENOENT))
+				break;
+			usleep(10 * 1000);
+		}
+	}
 	cpuset_destroy(&self->cs);
 }
 
