@@ -138,9 +138,9 @@ if [ -n "$HOTPLUG_NODE" ]; then
 fi
 case $flavour in
 # The debug kernels look for splats: 100 unrelated cpuset changes in the
-# readers suite, not 1,000, and 500 changes in the forks suite, not
-# 2,000, so that they end within their time there.
-debug*) cmdline+=" panic_on_warn=1 numapol.unrelated_changes=100 numapol.fork_changes=500" ;;
+# readers suite, not 1,000, and 200 changes in the forks suite, not
+# 1,000, so that they end within their time there.
+debug*) cmdline+=" panic_on_warn=1 numapol.unrelated_changes=100 numapol.fork_changes=200" ;;
 # With 5-level paging (QEMU's -cpu max has LA57) the KMSAN kernel oopsed
 # at boot in two boots of three, in kmsan_unpoison_memory() on an
 # unmapped address in the vmalloc area; with 4 levels it boots.

@@ -38,8 +38,8 @@
 #include "../lib/cpuset.h"
 #include "../lib/mpol.h"
 
-/* Writes of cpuset.mems; numapol.fork_changes lowers it. */
-#define CHANGES		2000
+/* Writes of cpuset.mems; numapol.fork_changes sets another count. */
+#define CHANGES		1000
 
 struct fork_state {
 	unsigned long changes;	/* finished writes, times two; odd: writing */
