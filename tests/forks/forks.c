@@ -54,8 +54,12 @@ FIXTURE(forks) {
 	struct cpuset cs;
 	struct fork_state *state;
 	pid_t forker;
-	/* With clone_into: the forker's cgroup and its children's. */
-	char home[300], into[300];
+	/*
+	 * With clone_into: the forker's cgroup, which has no cpuset of its
+	 * own but is joined as one, and its children's.
+	 */
+	struct cpuset home;
+	char into[300];
 	int into_fd;
 };
 
@@ -141,12 +145,10 @@ static pid_t fork_child(int into_fd)
 static int forker(struct fork_state *st, FIXTURE_DATA(forks) *self,
 		  const FIXTURE_VARIANT(forks) *variant)
 {
-	char procs[320], pid_text[16];
+	const struct cpuset *join = variant->clone_into ? &self->home :
+							  &self->cs;
 
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->home);
-	snprintf(pid_text, sizeof(pid_text), "%d", getpid());
-	if ((variant->clone_into ? write_text(procs, pid_text) :
-				   cpuset_attach(&self->cs, getpid())) ||
+	if (cpuset_attach(join, getpid()) ||
 	    set_mempolicy(MPOL_BIND, &variant->first, NODESET_BITS))
 		return 1;
 	__atomic_store_n(&st->ready, 1, __ATOMIC_RELEASE);
@@ -177,9 +179,12 @@ FIXTURE_SETUP(forks)
 	ASSERT_EQ(0, cpuset_create(&self->cs, variant->cgroup,
 				   "numapol-forks", variant->first));
 	if (variant->clone_into) {
-		snprintf(self->home, sizeof(self->home), "%s/home", self->cs.dir);
+		self->home.version = CGROUP_V2;
+		ASSERT_GT((int)sizeof(self->home.dir),
+			  snprintf(self->home.dir, sizeof(self->home.dir),
+				   "%s/home", self->cs.dir));
 		snprintf(self->into, sizeof(self->into), "%s/into", self->cs.dir);
-		ASSERT_EQ(0, mkdir(self->home, 0755));
+		ASSERT_EQ(0, mkdir(self->home.dir, 0755));
 		ASSERT_EQ(0, mkdir(self->into, 0755));
 		self->into_fd = open(self->into, O_RDONLY | O_DIRECTORY);
 		ASSERT_LE(0, self->into_fd);
@@ -210,7 +215,7 @@ FIXTURE_TEARDOWN(forks)
 		/* A child the forker left behind may still be exiting. */
 		for (int tries = 0; tries < 500; tries++) {
 			if ((!rmdir(self->into) || errno == ENOENT) &&
-			    (!rmdir(self->home) || errno == ENOENT))
+			    (!rmdir(self->home.dir) || errno == ENOENT))
 				break;
 			usleep(10 * 1000);
 		}
