@@ -5,7 +5,8 @@
  * mpol_equal(), which must compare what decides the policy's nodes now and
  * after any cpuset change, and nothing a mode leaves unset. Two policies
  * with the same nodes today that part ways at a later cpuset change must
- * not merge, or one of them is lost.
+ * not merge, or one of them is lost; two that use the same nodes in every
+ * cpuset merge, wherever each was made.
  *
  * An uninitialised field compared by mpol_equal() keeps equal policies
  * apart only now and then, as the slab hands out objects with other
@@ -136,16 +137,75 @@ TEST_F(merge, separate_calls_with_equal_policies_merge)
 }
 
 /*
+ * The cases that change the cpuset between their two mbind() calls: a
+ * region of REGION_PAGES pages, made in a cpuset of nodes 0 and 1.
+ */
+struct change {
+	struct cpuset cs;
+	char *region;
+	size_t len;
+	long page;
+};
+
+/* Return: 0, a negative errno, or 1 when nodes 0-2 lack memory. */
+static int change_setup(struct change *c)
+{
+	nodeset_t memory, all = CPUSET_NODES | NODE(2);
+	int err;
+
+	c->region = MAP_FAILED;
+	c->page = sysconf(_SC_PAGESIZE);
+	c->len = REGION_PAGES * c->page;
+	err = read_nodeset("/sys/devices/system/node/has_memory", &memory);
+	if (err)
+		return err;
+	if ((memory & all) != all)
+		return 1;
+	err = enter_cpuset(&c->cs);
+	if (err)
+		return err;
+	c->region = mmap(NULL, c->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return c->region == MAP_FAILED ? -errno : 0;
+}
+
+static void change_teardown(struct change *c)
+{
+	if (c->region != MAP_FAILED)
+		munmap(c->region, c->len);
+	cpuset_destroy(&c->cs);
+}
+
+/*
+ * mbind() page FIRST_PAGE over @first, move the cpuset to @then, mbind()
+ * the next page over @second: the VMAs over the two pages, or -errno.
+ */
+static int mbind_across_a_change(struct change *c, int mode,
+				 nodeset_t first, nodeset_t then,
+				 nodeset_t second)
+{
+	char *page = c->region + FIRST_PAGE * c->page;
+	unsigned long start = (unsigned long)page;
+	int err;
+
+	if (mbind(page, c->page, mode, &first, NODESET_BITS, 0))
+		return -errno;
+	err = cpuset_set_mems(&c->cs, then);
+	if (err)
+		return err;
+	if (mbind(page + c->page, c->page, mode, &second, NODESET_BITS, 0))
+		return -errno;
+	return vmas_over(start, start + 2 * c->page);
+}
+
+/*
  * Policies made in different cpusets that part ways at a later change:
  * the first made in {0,1}, the second after the cpuset changed, to {2}
  * (where both have node 2 now) or to {1,2} (where both were made over
  * node 1). Back in {0,1}, or in {0,1,2}, they differ.
  */
 FIXTURE(diverge) {
-	struct cpuset cs;
-	char *region;
-	size_t len;
-	long page;
+	struct change c;
 };
 
 FIXTURE_VARIANT(diverge) {
@@ -176,44 +236,79 @@ DIVERGE_FLAGS(weighted_interleave, MPOL_WEIGHTED_INTERLEAVE);
 
 FIXTURE_SETUP(diverge)
 {
-	nodeset_t memory, all = CPUSET_NODES | NODE(2);
-	int err;
+	int err = change_setup(&self->c);
 
-	self->region = MAP_FAILED;
-	self->page = sysconf(_SC_PAGESIZE);
-	self->len = REGION_PAGES * self->page;
-	ASSERT_EQ(0, read_nodeset("/sys/devices/system/node/has_memory",
-				  &memory));
-	if ((memory & all) != all)
+	if (err == 1)
 		SKIP(return, "needs memory on nodes 0, 1 and 2");
-	err = enter_cpuset(&self->cs);
-	ASSERT_EQ(0, err) TH_LOG("entering the cpuset: %s", strerror(-err));
-	self->region = mmap(NULL, self->len, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, self->region);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
 }
 
 FIXTURE_TEARDOWN(diverge)
 {
-	if (self->region != MAP_FAILED)
-		munmap(self->region, self->len);
-	cpuset_destroy(&self->cs);
+	change_teardown(&self->c);
 }
 
 TEST_F(diverge, policies_that_part_ways_later_do_not_merge)
 {
-	char *first = self->region + FIRST_PAGE * self->page;
-	char *second = first + self->page;
-	unsigned long start = (unsigned long)first;
+	int vmas = mbind_across_a_change(&self->c, variant->mode,
+					 variant->first, variant->then,
+					 variant->second);
 
-	ASSERT_EQ(0, mbind(first, self->page, variant->mode, &variant->first,
-			   NODESET_BITS, 0)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, cpuset_set_mems(&self->cs, variant->then));
-	ASSERT_EQ(0, mbind(second, self->page, variant->mode,
-			   &variant->second, NODESET_BITS, 0))
-		TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(2, vmas_over(start, start + 2 * self->page))
+	ASSERT_LT(0, vmas) TH_LOG("%s", strerror(-vmas));
+	EXPECT_EQ(2, vmas)
 		TH_LOG("%s, flags %s: merged, so one policy is lost",
+		       mpol_mode_name(variant->mode & ~MODE_FLAGS),
+		       mpol_flags_name(variant->mode));
+}
+
+/*
+ * The same policy with a node flag, over {0,1,2}, made in {0,1} and,
+ * after the cpuset changed, in {1,2}: its own nodes differ ({0,1} and
+ * {1,2}, or nodes 0 and 1 for a preference), but the user's nodes decide
+ * what it uses in every cpuset, so the two merge.
+ */
+FIXTURE(rejoin) {
+	struct change c;
+};
+
+FIXTURE_VARIANT(rejoin) {
+	int mode;
+};
+
+#define REJOIN(name, m) \
+	FIXTURE_VARIANT_ADD(rejoin, name##_static) { \
+		.mode = (m) | MPOL_F_STATIC_NODES }; \
+	FIXTURE_VARIANT_ADD(rejoin, name##_relative) { \
+		.mode = (m) | MPOL_F_RELATIVE_NODES }
+REJOIN(bind, MPOL_BIND);
+REJOIN(interleave, MPOL_INTERLEAVE);
+REJOIN(weighted_interleave, MPOL_WEIGHTED_INTERLEAVE);
+REJOIN(preferred, MPOL_PREFERRED);
+REJOIN(preferred_many, MPOL_PREFERRED_MANY);
+
+FIXTURE_SETUP(rejoin)
+{
+	int err = change_setup(&self->c);
+
+	if (err == 1)
+		SKIP(return, "needs memory on nodes 0, 1 and 2");
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
+}
+
+FIXTURE_TEARDOWN(rejoin)
+{
+	change_teardown(&self->c);
+}
+
+TEST_F(rejoin, flagged_policies_made_in_two_cpusets_merge)
+{
+	nodeset_t user = CPUSET_NODES | NODE(2);
+	int vmas = mbind_across_a_change(&self->c, variant->mode, user,
+					 NODE(1) | NODE(2), user);
+
+	ASSERT_LT(0, vmas) TH_LOG("%s", strerror(-vmas));
+	EXPECT_EQ(1, vmas)
+		TH_LOG("%s, flags %s: made alike in two cpusets, not merged",
 		       mpol_mode_name(variant->mode & ~MODE_FLAGS),
 		       mpol_flags_name(variant->mode));
 }
