@@ -3,7 +3,9 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,12 +21,22 @@
 #define HOME			(NODE(0) | NODE(1))
 /* The task's own cpuset grows: the policies' nodes stay {0,1}. */
 #define GROWN			(HOME | NODE(2) | NODE(3))
+/*
+ * Two threads of the process, each in a threaded cpuset of its own under
+ * GROWN, where the policies are made: they use {0,1} in both.
+ */
+#define LEFT			(HOME | NODE(2))
+#define RIGHT			(HOME | NODE(3))
 
-enum state { MADE, OWN_CHANGE, OTHER_CHANGES };
+/*
+ * TWO_CPUSETS: the threads share the regions, and fault them in turn,
+ * each from its own cpuset.
+ */
+enum state { MADE, OWN_CHANGE, OTHER_CHANGES, TWO_CPUSETS };
 
 static const char *const state_names[] = {
 	[MADE] = "made", [OWN_CHANGE] = "own-change",
-	[OTHER_CHANGES] = "other-changes",
+	[OTHER_CHANGES] = "other-changes", [TWO_CPUSETS] = "two-cpusets",
 };
 
 struct state_case {
@@ -34,23 +46,32 @@ struct state_case {
 	enum state state;
 };
 
-/* One thread's regions, a policy each, faulted in turn. */
+/*
+ * One thread's regions, a policy each, faulted in turn. Regions shared by
+ * @sharers threads are twice as large, and each thread takes every other
+ * page, starting at its @slot.
+ */
 struct toucher {
 	char *regions[MAX_POLICIES];
 	int policies;
+	int sharers, slot;
+	bool borrowed;			/* the regions of another toucher */
+	const struct cpuset *cpuset;	/* to join first, or NULL */
 	double seconds;
+	int err;
 	pthread_barrier_t *start;
 };
 
 struct states_env {
 	struct cpuset home, other;
+	struct cpuset domain, left, right;	/* for TWO_CPUSETS */
 	pid_t bystander;
 	int unrelated;
 };
 
-static size_t region_pages(int policies)
+static size_t region_len(const struct toucher *t)
 {
-	return PAGES_PER_THREAD / policies;
+	return PAGES_PER_THREAD / t->policies * t->sharers * PAGE_SIZE;
 }
 
 static void *touch_in_turn(void *arg)
@@ -58,28 +79,35 @@ static void *touch_in_turn(void *arg)
 	struct toucher *t = arg;
 	double begin;
 
+	if (t->cpuset)
+		t->err = cpuset_attach_thread(t->cpuset, gettid());
 	pthread_barrier_wait(t->start);
 	begin = now_seconds();
-	for (size_t i = 0; i < PAGES_PER_THREAD; i++)
-		t->regions[i % t->policies][i / t->policies * PAGE_SIZE] = 1;
+	for (size_t i = 0; !t->err && i < PAGES_PER_THREAD; i++) {
+		size_t page = i / t->policies * t->sharers + t->slot;
+
+		t->regions[i % t->policies][page * PAGE_SIZE] = 1;
+	}
 	t->seconds = now_seconds() - begin;
 	return NULL;
 }
 
 static void unmap_regions(struct toucher *t)
 {
-	for (int p = 0; p < t->policies; p++)
+	for (int p = 0; !t->borrowed && p < t->policies; p++)
 		if (t->regions[p] && t->regions[p] != MAP_FAILED)
-			munmap(t->regions[p], region_pages(t->policies) * PAGE_SIZE);
+			munmap(t->regions[p], region_len(t));
 }
 
 /* Separate mappings, so that every region keeps a policy of its own. */
 static int map_regions(struct toucher *t, const struct state_case *c)
 {
-	size_t len = region_pages(c->policies) * PAGE_SIZE;
+	size_t len;
 	nodeset_t nodes = HOME;
 
 	t->policies = c->policies;
+	t->sharers = c->state == TWO_CPUSETS ? c->threads : 1;
+	len = region_len(t);
 	for (int p = 0; p < c->policies; p++) {
 		t->regions[p] = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -111,19 +139,32 @@ static double state_rate(const struct states_env *env,
 	pthread_t threads[MAX_THREADS];
 	pthread_barrier_t start;
 	double slowest = 0;
+	bool started;
 	int err = 0;
 
 	pthread_barrier_init(&start, NULL, c->threads);
 	for (int i = 0; i < c->threads && !err; i++) {
 		t[i].start = &start;
-		err = map_regions(&t[i], c);
+		if (c->state != TWO_CPUSETS || i == 0) {
+			err = map_regions(&t[i], c);
+			continue;
+		}
+		memcpy(t[i].regions, t[0].regions, sizeof(t[i].regions));
+		t[i].borrowed = true;
+		t[i].policies = t[0].policies;
+		t[i].sharers = t[0].sharers;
+		t[i].slot = i;
+		t[0].cpuset = &env->left;
+		t[i].cpuset = &env->right;
 	}
 	if (!err)
 		err = enter_state(env, c->state);
-	for (int i = 0; !err && i < c->threads; i++)
+	started = !err;
+	for (int i = 0; started && i < c->threads; i++)
 		pthread_create(&threads[i], NULL, touch_in_turn, &t[i]);
-	for (int i = 0; !err && i < c->threads; i++) {
+	for (int i = 0; started && i < c->threads; i++) {
 		pthread_join(threads[i], NULL);
+		err |= t[i].err;
 		if (t[i].seconds > slowest)
 			slowest = t[i].seconds;
 	}
@@ -165,13 +206,20 @@ static const int modes[] = {
 };
 static const int policy_counts[] = { 1, 2, 8 };
 
-/* This process in a cpuset of its own, a bystander in another. */
+/*
+ * This process in a cpuset of its own, a bystander in another, and a
+ * threaded domain for TWO_CPUSETS.
+ */
 static int enter_cpusets(struct states_env *env)
 {
 	if (cpuset_create(&env->home, CGROUP_V2, "numapol-bench-states", HOME) ||
 	    cpuset_attach(&env->home, getpid()) ||
 	    cpuset_create(&env->other, CGROUP_V2, "numapol-bench-other",
-			  NODE(3)))
+			  NODE(3)) ||
+	    cpuset_create(&env->domain, CGROUP_V2, "numapol-bench-split",
+			  GROWN) ||
+	    cpuset_create_threaded(&env->left, &env->domain, "left", LEFT) ||
+	    cpuset_create_threaded(&env->right, &env->domain, "right", RIGHT))
 		return -1;
 	env->bystander = cpuset_start_sleeper(&env->other);
 	return env->bystander < 0 ? -1 : 0;
@@ -183,8 +231,33 @@ static void leave_cpusets(struct states_env *env)
 		kill(env->bystander, SIGKILL);
 		waitpid(env->bystander, NULL, 0);
 	}
+	cpuset_remove(&env->left);
+	cpuset_remove(&env->right);
+	cpuset_remove(&env->domain);
 	cpuset_remove(&env->other);
 	cpuset_destroy(&env->home);
+}
+
+/* The cases of @state, with the policies made in @home. */
+static int run_state(struct states_env *env, enum state state, int reps)
+{
+	int failed = 0;
+
+	for (size_t p = 0; p < sizeof(policy_counts) / sizeof(policy_counts[0]); p++)
+		for (int threads = 1; threads <= MAX_THREADS; threads++)
+			for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+				struct state_case c = {
+					.mode = modes[m],
+					.policies = policy_counts[p],
+					.threads = threads, .state = state,
+				};
+
+				/* A thread alone is in one cpuset. */
+				if (state == TWO_CPUSETS && threads < 2)
+					continue;
+				failed += run_state_case(env, &c, reps);
+			}
+	return failed;
 }
 
 int bench_fault_states(int reps, int unrelated)
@@ -198,17 +271,14 @@ int bench_fault_states(int reps, int unrelated)
 		return 1;
 	}
 	for (int s = MADE; s <= OTHER_CHANGES; s++)
-		for (size_t p = 0; p < sizeof(policy_counts) / sizeof(policy_counts[0]); p++)
-			for (int threads = 1; threads <= MAX_THREADS; threads++)
-				for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-					struct state_case c = {
-						.mode = modes[m],
-						.policies = policy_counts[p],
-						.threads = threads, .state = s,
-					};
-
-					failed += run_state_case(&env, &c, reps);
-				}
+		failed += run_state(&env, s, reps);
+	/* Last: the policies are made in the threaded domain from now on. */
+	if (cpuset_attach(&env.domain, getpid())) {
+		ksft_print_msg("fault states: cannot join the threaded domain\n");
+		failed++;
+	} else {
+		failed += run_state(&env, TWO_CPUSETS, reps);
+	}
 	leave_cpusets(&env);
 	return failed;
 }
