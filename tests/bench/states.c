@@ -48,8 +48,8 @@ struct state_case {
 
 /*
  * One thread's regions, a policy each, faulted in turn. Regions shared by
- * @sharers threads are twice as large, and each thread takes every other
- * page, starting at its @slot.
+ * @sharers threads are as many times as large, and each thread takes
+ * every @sharers-th page, starting at its @slot.
  */
 struct toucher {
 	char *regions[MAX_POLICIES];
@@ -149,6 +149,7 @@ static double state_rate(const struct states_env *env,
 			err = map_regions(&t[i], c);
 			continue;
 		}
+		/* MAX_THREADS is 2: the second borrows the first's. */
 		memcpy(t[i].regions, t[0].regions, sizeof(t[i].regions));
 		t[i].borrowed = true;
 		t[i].policies = t[0].policies;
@@ -238,7 +239,7 @@ static void leave_cpusets(struct states_env *env)
 	cpuset_destroy(&env->home);
 }
 
-/* The cases of @state, with the policies made in @home. */
+/* The cases of @state, with the policies made where this process is. */
 static int run_state(struct states_env *env, enum state state, int reps)
 {
 	int failed = 0;
