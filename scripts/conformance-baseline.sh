@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run the conformance, scenario and tools suites on the unpatched kernel,
-# and the tiers suite on CPU-less nodes 2 and 3, and compare the cases that
-# fail with the list in docs/baseline-failures.md.
+# and the tiers and demotion suites on CPU-less nodes 2 and 3, and compare
+# the cases that fail with the list in docs/baseline-failures.md.
 # A failure not on the list is a finding; a listed case that passes means
 # the list is stale. Exit 0 when they match, 1 when not, 2 on a harness
 # error.
@@ -14,7 +14,7 @@ list=$REPO_DIR/docs/baseline-failures.md
 
 prepare_host
 build_flavour baseline-wide
-SUITES=tiers CPULESS=2,3 boot_failed baseline-wide
+SUITES=tiers,demotion CPULESS=2,3 boot_failed baseline-wide
 run_cpuless=$RUN
 SUITES=conformance,scenario,tools boot_failed baseline-wide
 run=$RUN

@@ -8,21 +8,21 @@
 # boot.sh; WIDE_SEQS (default 200, 0 for none): differential sequences in
 # an extra run on 8 nodes with a memoryless one, which also runs the
 # topology and badinput suites; NODES16 (default 1, 0 for none): the
-# same three suites in an extra run on 16 nodes, the last 8 CPU-less (a
-# -wide flavour); HOTPLUG (default 1, 0 for none): the memhotplug suite
+# same three suites and the tiers and demotion suites in an extra run on
+# 16 nodes, the last 8 CPU-less (a -wide flavour); HOTPLUG (default 1, 0 for none): the memhotplug suite
 # in an extra run whose node 3 has only memory that can go offline;
-# TIERS (default 1, 0 for none): the topology, conformance and tiers
-# suites in an extra run whose nodes 2 and 3 have memory in a slower
-# tier and no CPUs. The extra runs boot the first patched flavour of
-# FLAVOURS; the tiers suite runs only there, unless CPULESS is set. V=1
-# shows everything.
+# TIERS (default 1, 0 for none): the topology, conformance, tiers and
+# demotion suites in an extra run whose nodes 2 and 3 have memory in a
+# slower tier and no CPUs. The extra runs boot the first patched flavour
+# of FLAVOURS; the tiers and demotion suites run only in the runs with
+# CPU-less nodes, unless CPULESS is set. V=1 shows everything.
 # Usage: scripts/test.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 FLAVOURS=${FLAVOURS:-patched-wide debug-wide}
-export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,ksmthp,scenario,badinput,cgroupinput,privilege,vmamerge,forks,fuzz,differential,migration,tools,tiers,stress}
+export SUITES=${SUITES:-topology,conformance,readers,hugetlb,cpuhotplug,numabalancing,ksmthp,scenario,badinput,cgroupinput,privilege,vmamerge,forks,fuzz,differential,migration,tools,tiers,demotion,stress}
 # The flavour of the extra runs: patched or patched-wide, if FLAVOURS has it.
 # shellcheck disable=SC2086 # a list of flavours
 patched=$(printf '%s\n' $FLAVOURS | grep -m 1 -x 'patched\(-wide\)\{0,1\}' || true)
@@ -91,11 +91,12 @@ suites_among() {
 	echo "${list#,}"
 }
 
-# The tiers suite needs CPU-less nodes: on the usual topology it would only
-# skip.
+# The tiers and demotion suites need CPU-less nodes: on the usual
+# topology they would only skip.
 main_suites=$SUITES
 if [ -z "${CPULESS:-}" ]; then
-	main_suites=$(echo ",$SUITES," | sed 's/,tiers,/,/; s/^,//; s/,$//')
+	main_suites=$(echo ",$SUITES," |
+		sed 's/,tiers,/,/; s/,demotion,/,/; s/^,//; s/,$//')
 fi
 for flavour in $FLAVOURS; do
 	SUITES=$main_suites boot_run "$flavour"
@@ -114,10 +115,10 @@ fi
 
 # 16 nodes, the last 8 CPU-less in a slower tier (the kernels have 8
 # CPUs), 256 MiB each: the differential sequences again, over node ids
-# past 8 and folds of many more nodes, and the topology and badinput
-# cases.
+# past 8 and folds of many more nodes, the topology and badinput cases,
+# and weighted interleave and demotion across nodes 0, 1, 8 and 9.
 NODES16=${NODES16:-1}
-big_suites=$(suites_among differential topology badinput)
+big_suites=$(suites_among differential topology badinput tiers demotion)
 if [[ $NODES16 != 0 && $WIDE_SEQS != 0 && $patched == *-wide && -n $big_suites ]]; then
 	NODES=16 CPULESS=8,9,10,11,12,13,14,15 NODE_MEM=256 \
 		SUITES=$big_suites CMDLINE="numapol.sem_seqs=$WIDE_SEQS ${CMDLINE:-}" \
@@ -137,7 +138,7 @@ fi
 # appear: the kernel learns the tiers from an ACPI HMAT table, which the
 # wide configuration reads.
 TIERS=${TIERS:-1}
-tiers_suites=$(suites_among topology conformance tiers)
+tiers_suites=$(suites_among topology conformance tiers demotion)
 if [[ $TIERS != 0 && $patched == *-wide && -n $tiers_suites ]]; then
 	CPULESS=2,3 SUITES=$tiers_suites boot_run "$patched"
 	judge "$RUN" "$(flavour_name "$patched"), nodes 2 and 3 CPU-less, a slower tier"

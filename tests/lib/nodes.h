@@ -2,7 +2,7 @@
 /*
  * Node sets as plain bitmasks, and the guest facts the suites read.
  *
- * The guests have at most 8 nodes, so one unsigned long holds a node set;
+ * The guests have at most 16 nodes, so one unsigned long holds a node set;
  * it is passed to the syscalls with maxnode = NODESET_BITS.
  */
 #ifndef NUMAPOL_NODES_H
