@@ -63,7 +63,7 @@ TIERS_VARIANT(vma_none, 0, TIER_FAST0 | TIER_SLOW0, true);
 TIERS_VARIANT(vma_static, MPOL_F_STATIC_NODES, TIER_FAST0 | TIER_SLOW0, true);
 TIERS_VARIANT(vma_relative, MPOL_F_RELATIVE_NODES, NODE(0) | NODE(1), true);
 
-static int weight_of(int place)
+static int weight_of(enum tier_place place)
 {
 	return FAST & NODE(place) ? FAST_WEIGHT : SLOW_WEIGHT;
 }
@@ -85,7 +85,7 @@ FIXTURE_SETUP(weighted_tiers)
 	char path[96], text[16];
 
 	if (tier_nodes_find(&self->tiers))
-		SKIP(return, "needs two nodes with CPUs and two CPU-less nodes with memory (CPULESS=)");
+		SKIP(return, "needs two nodes with CPUs and two CPU-less nodes with memory in a lower tier (CPULESS=)");
 	self->len = NR_STEPS * PAGES * sysconf(_SC_PAGESIZE);
 	self->region = mmap(NULL, self->len, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -8,7 +8,6 @@
  * nodes with memory and no CPUs, in a slower memory tier,
  * numapol.cpuless=N,M.
  */
-#include <dirent.h>
 #include <numaif.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/nodes.h"
+#include "../lib/tiers.h"
 
 #define PAGES 16
 
@@ -44,32 +44,6 @@ static nodeset_t expected_cpuless(void)
 	nodeset_t cpuless;
 
 	return c && !nodeset_parse(c, &cpuless) ? cpuless : 0;
-}
-
-/* The number of the memory tier @node is in, or -1. */
-static int memory_tier_of(int node)
-{
-	const char *root = "/sys/devices/virtual/memory_tiering";
-	DIR *dir = opendir(root);
-	struct dirent *entry;
-	char path[96];
-	nodeset_t nodes;
-	int tier = -1;
-
-	if (!dir)
-		return -1;
-	while (tier < 0 && (entry = readdir(dir))) {
-		int number;
-
-		if (sscanf(entry->d_name, "memory_tier%d", &number) != 1)
-			continue;
-		snprintf(path, sizeof(path), "%s/memory_tier%d/nodelist", root,
-			 number);
-		if (!read_nodeset(path, &nodes) && (nodes & NODE(node)))
-			tier = number;
-	}
-	closedir(dir);
-	return tier;
 }
 
 TEST(nodes_online_match_qemu_topology)
