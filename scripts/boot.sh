@@ -137,10 +137,13 @@ if [ -n "$HOTPLUG_NODE" ]; then
 	cmdline+=" memhp_default_state=online_movable numapol.hotplug_node=$HOTPLUG_NODE"
 fi
 case $flavour in
-# The debug kernels look for splats: 100 unrelated cpuset changes in the
-# readers suite, not 1,000, and 200 changes in the forks suite, not
-# 1,000, so that they end within their time there.
-debug*) cmdline+=" panic_on_warn=1 numapol.unrelated_changes=100 numapol.fork_changes=200" ;;
+# The debug kernels look for splats, and run 2 to 4 times slower: 100
+# unrelated cpuset changes in the readers suite, not 1,000, 200 changes
+# in the forks suite, not 1,000, 200 differential sequences, not 1,000,
+# and 5 s a stress case, not 8, so that they end within their time there
+# and make test within its own (CMDLINE= still sets any of them).
+debug*) cmdline+=" panic_on_warn=1 numapol.unrelated_changes=100 numapol.fork_changes=200"
+	cmdline+=" numapol.sem_seqs=200 numapol.stress_seconds=5" ;;
 # With 5-level paging (QEMU's -cpu max has LA57) the KMSAN kernel oopsed
 # at boot in two boots of three, in kmsan_unpoison_memory() on an
 # unmapped address in the vmalloc area; with 4 levels it boots.

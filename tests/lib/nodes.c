@@ -106,17 +106,19 @@ const char *cmdline_param(const char *name, char *buf, size_t len)
 {
 	char line[4096], *word, *save;
 	size_t nlen = strlen(name);
+	const char *found = NULL;
 
 	if (read_text("/proc/cmdline", line, sizeof(line)))
 		return NULL;
+	/* The last one counts: CMDLINE= comes after a flavour's defaults. */
 	for (word = strtok_r(line, " ", &save); word;
 	     word = strtok_r(NULL, " ", &save)) {
 		if (strncmp(word, name, nlen) || word[nlen] != '=')
 			continue;
 		snprintf(buf, len, "%s", word + nlen + 1);
-		return buf;
+		found = buf;
 	}
-	return NULL;
+	return found;
 }
 
 double cmdline_number(const char *name, double fallback)

@@ -38,7 +38,7 @@ int write_text(const char *path, const char *text);
 /* Read a node list file such as /sys/devices/system/node/online. */
 int read_nodeset(const char *path, nodeset_t *out);
 
-/* The value of "name=" on the kernel command line, or NULL. */
+/* The value of the last "name=" on the kernel command line, or NULL. */
 const char *cmdline_param(const char *name, char *buf, size_t len);
 /* The same as a number, or @fallback when "name=" is not there. */
 double cmdline_number(const char *name, double fallback);
