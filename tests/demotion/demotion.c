@@ -146,14 +146,6 @@ static nodeset_t user_nodes(const FIXTURE_VARIANT(demotion) *variant,
 	return tier_nodes_of(tiers, one ? TIER_FAST0 : BEFORE);
 }
 
-static void fault_pages(char *addr, int npages)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	for (int i = 0; i < npages; i++)
-		addr[i * page] = 1;
-}
-
 TEST_F(demotion, demoted_pages_follow_the_cpuset_and_the_policy_stays)
 {
 	const struct tier_nodes *tiers = &self->tiers;
@@ -189,7 +181,7 @@ TEST_F(demotion, demoted_pages_follow_the_cpuset_and_the_policy_stays)
 	} else {
 		ASSERT_EQ(0, set_mempolicy(mode, &user, NODESET_BITS));
 	}
-	fault_pages(self->region, PAGES);
+	touch_pages(self->region, PAGES);
 	ASSERT_EQ(0, page_nodes(self->region, PAGES, made));
 	policy_expect(&req, from, &want);
 	memset(counts, 0, sizeof(counts));
@@ -255,7 +247,7 @@ TEST_F(demotion, demoted_pages_follow_the_cpuset_and_the_policy_stays)
 	}
 
 	policy_expect(&req, to, &want);
-	fault_pages(self->region + slice, PAGES);
+	touch_pages(self->region + slice, PAGES);
 	ASSERT_EQ(0, count_page_nodes(self->region + slice, PAGES, counts));
 	EXPECT_TRUE(placement_ok(&want, counts))
 		TH_LOG("fresh pages %s; the policy uses {%s}",

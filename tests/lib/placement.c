@@ -10,6 +10,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+void touch_pages(char *addr, int npages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; i < npages; i++)
+		addr[i * page] = 1;
+}
+
 int touch_and_count(char *addr, int counts[NODESET_BITS])
 {
 	long page = sysconf(_SC_PAGESIZE);

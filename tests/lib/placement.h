@@ -11,6 +11,8 @@
 /* Pages touched per observation: enough to spread over 8 nodes. */
 #define TOUCH_PAGES 64
 
+/* Write one byte to each of @npages pages at @addr, faulting them in. */
+void touch_pages(char *addr, int npages);
 /*
  * Touch TOUCH_PAGES pages at @addr (fresh ones, or a fresh mapping when
  * @addr is NULL) and count them per node. Returns 0 or -1.

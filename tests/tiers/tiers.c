@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 #include "../lib/cpuset.h"
 #include "../lib/mpol.h"
+#include "../lib/placement.h"
 #include "../lib/semantics.h"
 #include "../lib/tiers.h"
 
@@ -118,16 +119,6 @@ FIXTURE_TEARDOWN(weighted_tiers)
 	restore_weights(&self->tiers, self->saved, TIER_PLACES);
 }
 
-/* Fault PAGES pages at @slice and count them per node; 0 or -errno. */
-static int fault_and_count(char *slice, int counts[NODESET_BITS])
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	for (int i = 0; i < PAGES; i++)
-		slice[i * page] = 1;
-	return count_page_nodes(slice, PAGES, counts);
-}
-
 TEST_F(weighted_tiers, pages_follow_the_weights_of_the_nodes_in_use)
 {
 	const struct tier_nodes *tiers = &self->tiers;
@@ -163,8 +154,9 @@ TEST_F(weighted_tiers, pages_follow_the_weights_of_the_nodes_in_use)
 			if (want.effective & NODE(node))
 				total += weight[node];
 		}
-		ASSERT_EQ(0, fault_and_count(self->region + step * slice,
-					     counts));
+		touch_pages(self->region + step * slice, PAGES);
+		ASSERT_EQ(0, count_page_nodes(self->region + step * slice,
+					      PAGES, counts));
 		for (int n = 0; n < (int)NODESET_BITS; n++) {
 			int expected = want.effective & NODE(n) ?
 				       PAGES * weight[n] / total : 0;
