@@ -93,12 +93,22 @@ suites_among() {
 	echo "${list#,}"
 }
 
+# suites_without LIST A B...: the suites of the list a,b,c but A, B...
+suites_without() {
+	local suite list=,$1,
+	shift
+	for suite in "$@"; do
+		list=${list//,$suite,/,}
+	done
+	list=${list#,}
+	echo "${list%,}"
+}
+
 # The tiers and demotion suites need CPU-less nodes: on the usual
 # topology they would only skip.
 main_suites=$SUITES
 if [ -z "${CPULESS:-}" ]; then
-	main_suites=$(echo ",$SUITES," |
-		sed 's/,tiers,/,/; s/,demotion,/,/; s/^,//; s/,$//')
+	main_suites=$(suites_without "$SUITES" tiers demotion)
 fi
 # The debug kernels look for splats in the kernel's paths, and the tools
 # suite's programs make the syscalls the other suites make: by default it
@@ -106,7 +116,7 @@ fi
 for flavour in $FLAVOURS; do
 	suites=$main_suites
 	if [[ $flavour == debug* && $SUITES == "$default_suites" ]]; then
-		suites=$(echo ",$suites," | sed 's/,tools,/,/; s/^,//; s/,$//')
+		suites=$(suites_without "$suites" tools)
 	fi
 	SUITES=$suites boot_run "$flavour"
 	judge "$RUN" "$(flavour_name "$flavour")"
