@@ -142,7 +142,9 @@ case $flavour in
 # in the forks suite, not 1,000, 200 differential sequences, not 1,000,
 # and 5 s a stress case, not 8, so that they end within their time there
 # and make test within its own (CMDLINE= still sets any of them).
-debug*) cmdline+=" panic_on_warn=1 numapol.unrelated_changes=100 numapol.fork_changes=200"
+# slab_nomerge keeps the derived nodes' cache apart, so that fault
+# injection can fail its allocations alone.
+debug*) cmdline+=" panic_on_warn=1 slab_nomerge numapol.unrelated_changes=100 numapol.fork_changes=200"
 	cmdline+=" numapol.sem_seqs=200 numapol.stress_seconds=5" ;;
 # With 5-level paging (QEMU's -cpu max has LA57) the KMSAN kernel oopsed
 # at boot in two boots of three, in kmsan_unpoison_memory() on an

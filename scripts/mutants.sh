@@ -5,7 +5,9 @@
 # with the arguments its "Args:" line gives every suite (a kselftest
 # filter such as -vVARIANT, to run only the case that hunts it), on the
 # machine its "Topology:" line asks for (boot.sh's NODES=, MEMLESS=,
-# CPULESS=, HOTPLUG_NODE=; default boot.sh's), and say
+# CPULESS=, HOTPLUG_NODE=; default boot.sh's), on the flavour its
+# "Flavour:" line names where BASE is not given (debug-wide, say, for
+# what only the debug kernel can provoke), and say
 # whether they catch it. Races are not caught every time: a mutant whose suites
 # include stress boots RUNS times, each stress case running for the
 # seconds its "Seconds:" line gives (default STRESS_SECONDS); its cases
@@ -27,8 +29,9 @@
 #
 # Environment: MUTANTS (names, default all), RUNS (default 10),
 # STRESS_SECONDS (seconds per stress case, default 8), BASE (the flavour
-# the mutants sit on, default patched-wide, the configuration make test
-# boots; patched builds mutant-NAME on the tinyconfig kernels; any
+# every mutant sits on; default its Flavour: line, else patched-wide,
+# the configuration make test boots; patched builds mutant-NAME on the
+# tinyconfig kernels; any
 # other flavour, baseline-wide or series-7-wide say, gets the mutant
 # as an extra patch, and runs as FLAVOUR+extra-HASH). A mutant's source
 # tree and build (2 GB) go once its runs are judged; KEEP_TREES=1 keeps
@@ -38,7 +41,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
-RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8} BASE=${BASE:-patched-wide}
+RUNS=${RUNS:-10} STRESS_SECONDS=${STRESS_SECONDS:-8} BASE=${BASE:-}
 if [ -z "${MUTANTS:-}" ]; then
 	MUTANTS=$(cd "$REPO_DIR/mutants" && ls -- *.patch | sed 's/\.patch$//')
 fi
@@ -97,9 +100,11 @@ for name in $MUTANTS; do
 	args=$(sed -n 's/^Args: //p' "$patch" | head -n 1)
 	CMDLINE+=${args:+ numapol.args=$args}
 	export CMDLINE
+	base=${BASE:-$(sed -n 's/^Flavour: //p' "$patch" | head -n 1)}
+	base=${base:-patched-wide}
 	flavour=mutant-$name
-	if [ "$BASE" != patched ]; then
-		flavour=$BASE
+	if [ "$base" != patched ]; then
+		flavour=$base
 		export EXTRA_PATCHES=$patch
 	fi
 	build_flavour "$flavour"
