@@ -12,7 +12,9 @@
  * numapol.bench_max_tasks (1000) and numapol.bench_max_vmas (100000): the
  * largest sizes of the two sweeps; numapol.bench_updates=0 skips both
  * sweeps (an instruction-counting guest, ICOUNT=1, runs the fault cases
- * alone: its sweeps would take hours).
+ * alone: its sweeps would take hours); numapol.bench_threads (default 0,
+ * every count): only the fault cases with that many threads, so that
+ * more boots of them fit in the same time.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,6 +62,7 @@ int main(void)
 	int max_tasks = cmdline_number("numapol.bench_max_tasks", 1000);
 	int max_vmas = cmdline_number("numapol.bench_max_vmas", 100000);
 	bool updates = cmdline_number("numapol.bench_updates", 1);
+	int only_threads = cmdline_number("numapol.bench_threads", 0);
 	nodeset_t memory;
 
 	ksft_print_header();
@@ -67,8 +70,9 @@ int main(void)
 	    nodeset_weight(memory) < 4)
 		ksft_exit_skip("the benchmarks need 4 nodes with memory\n");
 	ksft_set_plan(updates ? 4 : 2);
-	ksft_test_result(bench_faults(reps) == 0, "fault throughput\n");
-	ksft_test_result(bench_fault_states(reps, unrelated) == 0,
+	ksft_test_result(bench_faults(reps, only_threads) == 0,
+			 "fault throughput\n");
+	ksft_test_result(bench_fault_states(reps, unrelated, only_threads) == 0,
 			 "fault throughput in three states\n");
 	if (!updates)
 		ksft_finished();

@@ -135,7 +135,7 @@ static int run_case(const struct fault_case *c, int reps)
 	return 0;
 }
 
-int bench_faults(int reps)
+int bench_faults(int reps, int only_threads)
 {
 	struct fault_case warm_up = { .mode = NO_POLICY, .threads = MAX_THREADS };
 	int failed = 0;
@@ -148,6 +148,8 @@ int bench_faults(int reps)
 		fault_rate(&warm_up);
 
 	for (int threads = 1; threads <= MAX_THREADS; threads++) {
+		if (only_threads && threads != only_threads)
+			continue;
 		for (int vma = 0; vma <= 1; vma++) {
 			struct fault_case c = { .vma = vma, .threads = threads };
 

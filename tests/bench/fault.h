@@ -7,7 +7,10 @@
 #ifndef NUMAPOL_FAULT_H
 #define NUMAPOL_FAULT_H
 
-/* Prints a figure per case; returns the number of cases that failed. */
-int bench_faults(int reps);
+/*
+ * Prints a figure per case, of @only_threads threads (0: every count);
+ * returns the number of cases that failed.
+ */
+int bench_faults(int reps, int only_threads);
 
 #endif

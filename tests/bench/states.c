@@ -240,7 +240,8 @@ static void leave_cpusets(struct states_env *env)
 }
 
 /* The cases of @state, with the policies made where this process is. */
-static int run_state(struct states_env *env, enum state state, int reps)
+static int run_state(struct states_env *env, enum state state, int reps,
+		     int only_threads)
 {
 	int failed = 0;
 
@@ -254,14 +255,15 @@ static int run_state(struct states_env *env, enum state state, int reps)
 				};
 
 				/* A thread alone is in one cpuset. */
-				if (state == TWO_CPUSETS && threads < 2)
+				if ((state == TWO_CPUSETS && threads < 2) ||
+				    (only_threads && threads != only_threads))
 					continue;
 				failed += run_state_case(env, &c, reps);
 			}
 	return failed;
 }
 
-int bench_fault_states(int reps, int unrelated)
+int bench_fault_states(int reps, int unrelated, int only_threads)
 {
 	struct states_env env = { .unrelated = unrelated };
 	int failed = 0;
@@ -272,13 +274,13 @@ int bench_fault_states(int reps, int unrelated)
 		return 1;
 	}
 	for (int s = MADE; s <= OTHER_CHANGES; s++)
-		failed += run_state(&env, s, reps);
+		failed += run_state(&env, s, reps, only_threads);
 	/* Last: the policies are made in the threaded domain from now on. */
 	if (cpuset_attach(&env.domain, getpid())) {
 		ksft_print_msg("fault states: cannot join the threaded domain\n");
 		failed++;
 	} else {
-		failed += run_state(&env, TWO_CPUSETS, reps);
+		failed += run_state(&env, TWO_CPUSETS, reps, only_threads);
 	}
 	leave_cpusets(&env);
 	return failed;

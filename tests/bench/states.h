@@ -10,9 +10,10 @@
 #define NUMAPOL_STATES_H
 
 /*
- * Prints a figure per case; @unrelated cpuset.mems writes make the third
- * state. Returns the number of cases that failed.
+ * Prints a figure per case of @only_threads threads (0: every count);
+ * @unrelated cpuset.mems writes make the third state. Returns the number
+ * of cases that failed.
  */
-int bench_fault_states(int reps, int unrelated);
+int bench_fault_states(int reps, int unrelated, int only_threads);
 
 #endif
