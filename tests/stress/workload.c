@@ -259,7 +259,7 @@ static int iterate(struct worker_thread *t, unsigned long i)
 	if (outside) {
 		char want[64];
 
-		stress_fail(sh, "thread %d: %d pages of %s%s outside cpuset.mems %s, one on node %d",
+		stress_fail(sh, "thread %d: %d pages of %s %s outside cpuset.mems %s, one on node %d",
 			    t->id, outside, mpol_mode_name(c->mode),
 			    mpol_flags_name(c->flags),
 			    nodeset_format(settled, want, sizeof(want)), node);
