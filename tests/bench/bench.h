@@ -9,6 +9,7 @@
 #ifndef NUMAPOL_BENCH_H
 #define NUMAPOL_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../lib/nodes.h"
@@ -19,5 +20,11 @@ void bench_print(const char *figure, const char *unit, double value);
 /* Sorts @values in place. */
 double median(double *values, size_t n);
 double maximum(const double *values, size_t n);
+
+/* numapol.bench_threads: @only_threads, 0 for every count. */
+static inline bool bench_runs_threads(int only_threads, int threads)
+{
+	return !only_threads || threads == only_threads;
+}
 
 #endif

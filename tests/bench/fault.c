@@ -148,7 +148,7 @@ int bench_faults(int reps, int only_threads)
 		fault_rate(&warm_up);
 
 	for (int threads = 1; threads <= MAX_THREADS; threads++) {
-		if (only_threads && threads != only_threads)
+		if (!bench_runs_threads(only_threads, threads))
 			continue;
 		for (int vma = 0; vma <= 1; vma++) {
 			struct fault_case c = { .vma = vma, .threads = threads };

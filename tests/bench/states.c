@@ -256,7 +256,7 @@ static int run_state(struct states_env *env, enum state state, int reps,
 
 				/* A thread alone is in one cpuset. */
 				if ((state == TWO_CPUSETS && threads < 2) ||
-				    (only_threads && threads != only_threads))
+				    !bench_runs_threads(only_threads, threads))
 					continue;
 				failed += run_state_case(env, &c, reps);
 			}
