@@ -16,6 +16,8 @@
  * every count): only the fault cases with that many threads, so that
  * more boots of them fit in the same time.
  */
+#include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,15 @@ double median(double *values, size_t n)
 {
 	qsort(values, n, sizeof(*values), compare_doubles);
 	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+int bench_pin_thread(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
 double maximum(const double *values, size_t n)

@@ -21,6 +21,34 @@ void bench_print(const char *figure, const char *unit, double value);
 double median(double *values, size_t n);
 double maximum(const double *values, size_t n);
 
+/*
+ * Pins the calling thread to CPU @cpu (one a node on the bench's
+ * topology): a thread the scheduler moves between nodes walks other
+ * zonelists, and the figures of a boot would depend on where it ran.
+ * Returns 0 or an errno.
+ */
+int bench_pin_thread(int cpu);
+
+/*
+ * When the threads of a repetition ran: from the first one's start to the
+ * last one's end. Each thread's own time would leave out the stretch in
+ * which one ran before the other started, and under -icount, where the
+ * vCPUs take turns and each thread's clock counts the other's
+ * instructions too, that stretch varies from one repetition to the next.
+ */
+struct span {
+	double begin, end;
+};
+
+/* Widens @all to take in @one; @all starts as { 0, 0 }. */
+static inline void span_widen(struct span *all, struct span one)
+{
+	if (all->end == 0 || one.begin < all->begin)
+		all->begin = one.begin;
+	if (one.end > all->end)
+		all->end = one.end;
+}
+
 /* numapol.bench_threads: @only_threads, 0 for every count. */
 static inline bool bench_runs_threads(int only_threads, int threads)
 {

@@ -26,7 +26,8 @@ struct fault_case {
 struct toucher {
 	const struct fault_case *c;
 	char *region;
-	double seconds;
+	struct span ran;
+	int cpu;		/* the one it runs on */
 	int err;
 	pthread_barrier_t *start;
 };
@@ -35,8 +36,8 @@ static void *touch_region(void *arg)
 {
 	struct toucher *t = arg;
 	nodeset_t nodes = POLICY_NODES;
-	double begin;
 
+	t->err = bench_pin_thread(t->cpu);
 	/* A task policy is per thread: each sets its own. */
 	if (t->c->mode != NO_POLICY && !t->c->vma &&
 	    set_mempolicy(t->c->mode | t->c->flags,
@@ -44,10 +45,10 @@ static void *touch_region(void *arg)
 			  NODESET_BITS))
 		t->err = errno;
 	pthread_barrier_wait(t->start);
-	begin = now_seconds();
+	t->ran.begin = now_seconds();
 	for (size_t i = 0; i < PAGES_PER_THREAD; i++)
 		t->region[i * PAGE_SIZE] = 1;
-	t->seconds = now_seconds() - begin;
+	t->ran.end = now_seconds();
 	return NULL;
 }
 
@@ -77,12 +78,12 @@ static double fault_rate(const struct fault_case *c)
 	struct toucher t[MAX_THREADS];
 	pthread_t threads[MAX_THREADS];
 	pthread_barrier_t start;
-	double slowest = 0;
+	struct span all = { 0 };
 	int err = 0;
 
 	pthread_barrier_init(&start, NULL, c->threads);
 	for (int i = 0; i < c->threads; i++) {
-		t[i] = (struct toucher){ .c = c, .start = &start };
+		t[i] = (struct toucher){ .c = c, .cpu = i, .start = &start };
 		t[i].region = map_region(c);
 		if (!t[i].region)
 			err = -1;
@@ -93,14 +94,13 @@ static double fault_rate(const struct fault_case *c)
 		pthread_join(threads[i], NULL);
 		if (t[i].err)
 			err = -1;
-		if (t[i].seconds > slowest)
-			slowest = t[i].seconds;
+		span_widen(&all, t[i].ran);
 	}
 	for (int i = 0; i < c->threads; i++)
 		if (t[i].region)
 			munmap(t[i].region, PAGES_PER_THREAD * PAGE_SIZE);
 	pthread_barrier_destroy(&start);
-	return err ? -1 : c->threads * PAGES_PER_THREAD / slowest;
+	return err ? -1 : c->threads * PAGES_PER_THREAD / (all.end - all.begin);
 }
 
 static const int modes[] = {

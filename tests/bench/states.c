@@ -55,9 +55,10 @@ struct toucher {
 	char *regions[MAX_POLICIES];
 	int policies;
 	int sharers, slot;
+	int cpu;			/* the one it runs on */
 	bool borrowed;			/* the regions of another toucher */
 	const struct cpuset *cpuset;	/* to join first, or NULL */
-	double seconds;
+	struct span ran;
 	int err;
 	pthread_barrier_t *start;
 };
@@ -77,18 +78,20 @@ static size_t region_len(const struct toucher *t)
 static void *touch_in_turn(void *arg)
 {
 	struct toucher *t = arg;
-	double begin;
 
+	/* Joining a cpuset resets the CPUs a thread may run on: pin after. */
 	if (t->cpuset)
 		t->err = cpuset_attach_thread(t->cpuset, gettid());
+	if (!t->err)
+		t->err = bench_pin_thread(t->cpu);
 	pthread_barrier_wait(t->start);
-	begin = now_seconds();
+	t->ran.begin = now_seconds();
 	for (size_t i = 0; !t->err && i < PAGES_PER_THREAD; i++) {
 		size_t page = i / t->policies * t->sharers + t->slot;
 
 		t->regions[i % t->policies][page * PAGE_SIZE] = 1;
 	}
-	t->seconds = now_seconds() - begin;
+	t->ran.end = now_seconds();
 	return NULL;
 }
 
@@ -138,13 +141,14 @@ static double state_rate(const struct states_env *env,
 	struct toucher t[MAX_THREADS] = { 0 };
 	pthread_t threads[MAX_THREADS];
 	pthread_barrier_t start;
-	double slowest = 0;
+	struct span all = { 0 };
 	bool started;
 	int err = 0;
 
 	pthread_barrier_init(&start, NULL, c->threads);
 	for (int i = 0; i < c->threads && !err; i++) {
 		t[i].start = &start;
+		t[i].cpu = i;
 		if (c->state != TWO_CPUSETS || i == 0) {
 			err = map_regions(&t[i], c);
 			continue;
@@ -166,15 +170,14 @@ static double state_rate(const struct states_env *env,
 	for (int i = 0; started && i < c->threads; i++) {
 		pthread_join(threads[i], NULL);
 		err |= t[i].err;
-		if (t[i].seconds > slowest)
-			slowest = t[i].seconds;
+		span_widen(&all, t[i].ran);
 	}
 	for (int i = 0; i < c->threads; i++)
 		unmap_regions(&t[i]);
 	if (c->state == OWN_CHANGE && cpuset_set_mems(&env->home, HOME))
 		err = -1;
 	pthread_barrier_destroy(&start);
-	return err ? -1 : c->threads * PAGES_PER_THREAD / slowest;
+	return err ? -1 : c->threads * PAGES_PER_THREAD / (all.end - all.begin);
 }
 
 static int run_state_case(const struct states_env *env,
