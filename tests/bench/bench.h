@@ -22,7 +22,7 @@ double median(double *values, size_t n);
 double maximum(const double *values, size_t n);
 
 /*
- * Pins the calling thread to CPU @cpu (one a node on the bench's
+ * Pins the calling thread to CPU @cpu (one per node on the bench's
  * topology): a thread the scheduler moves between nodes walks other
  * zonelists, and the figures of a boot would depend on where it ran.
  * Returns 0 or an errno.
