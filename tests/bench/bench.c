@@ -84,7 +84,7 @@ int main(void)
 	ksft_test_result(bench_faults(reps, only_threads) == 0,
 			 "fault throughput\n");
 	ksft_test_result(bench_fault_states(reps, unrelated, only_threads) == 0,
-			 "fault throughput in three states\n");
+			 "fault throughput in five states\n");
 	if (!updates)
 		ksft_finished();
 	ksft_test_result(bench_update_tasks(max_tasks, writes) == 0,

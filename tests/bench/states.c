@@ -21,6 +21,8 @@
 #define HOME			(NODE(0) | NODE(1))
 /* The task's own cpuset grows: the policies' nodes stay {0,1}. */
 #define GROWN			(HOME | NODE(2) | NODE(3))
+/* The task's own cpuset moves: the policies' nodes follow, to {2,3}. */
+#define MOVED			(NODE(2) | NODE(3))
 /*
  * Two threads of the process, each in a threaded cpuset of its own under
  * GROWN, where the policies are made: they use {0,1} in both.
@@ -32,10 +34,10 @@
  * TWO_CPUSETS: the threads share the regions, and fault them in turn,
  * each from its own cpuset.
  */
-enum state { MADE, OWN_CHANGE, OTHER_CHANGES, TWO_CPUSETS };
+enum state { MADE, OWN_CHANGE, OWN_MOVE, OTHER_CHANGES, TWO_CPUSETS };
 
 static const char *const state_names[] = {
-	[MADE] = "made", [OWN_CHANGE] = "own-change",
+	[MADE] = "made", [OWN_CHANGE] = "own-change", [OWN_MOVE] = "own-move",
 	[OTHER_CHANGES] = "other-changes", [TWO_CPUSETS] = "two-cpusets",
 };
 
@@ -129,6 +131,8 @@ static int enter_state(const struct states_env *env, enum state state)
 
 	if (state == OWN_CHANGE)
 		return cpuset_set_mems(&env->home, GROWN);
+	if (state == OWN_MOVE)
+		return cpuset_set_mems(&env->home, MOVED);
 	for (int i = 0; state == OTHER_CHANGES && !err && i < env->unrelated; i++)
 		err = cpuset_set_mems(&env->other, i % 2 ? NODE(2) : NODE(3));
 	return err;
@@ -174,7 +178,8 @@ static double state_rate(const struct states_env *env,
 	}
 	for (int i = 0; i < c->threads; i++)
 		unmap_regions(&t[i]);
-	if (c->state == OWN_CHANGE && cpuset_set_mems(&env->home, HOME))
+	if ((c->state == OWN_CHANGE || c->state == OWN_MOVE) &&
+	    cpuset_set_mems(&env->home, HOME))
 		err = -1;
 	pthread_barrier_destroy(&start);
 	return err ? -1 : c->threads * PAGES_PER_THREAD / (all.end - all.begin);
