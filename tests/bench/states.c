@@ -21,7 +21,7 @@
 #define HOME			(NODE(0) | NODE(1))
 /* The task's own cpuset grows: the policies' nodes stay {0,1}. */
 #define GROWN			(HOME | NODE(2) | NODE(3))
-/* The task's own cpuset moves: the policies' nodes follow, to {2,3}. */
+/* The task's own cpuset moves: BIND and interleave derive {2,3}. */
 #define MOVED			(NODE(2) | NODE(3))
 /*
  * Two threads of the process, each in a threaded cpuset of its own under
