@@ -163,7 +163,7 @@ qemu_cmd() {
 		-serial stdio -serial "file:$3")
 	if [ "$1" = tcg ] && [ "$ICOUNT" = 1 ]; then
 		# shellcheck disable=SC2054 # QEMU's own commas
-		QEMU+=(-icount shift=0,sleep=on)
+		QEMU+=(-icount shift=0,sleep=off)
 	fi
 }
 
