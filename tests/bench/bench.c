@@ -5,7 +5,8 @@
  * them. Not part of make test: it asserts nothing about speed, only that
  * every measurement ran.
  *
- * numapol.bench_reps (default 5): repetitions of each fault case;
+ * numapol.bench_reps (default 5, at most 32): rounds of the fault cases,
+ * each running every case once;
  * numapol.bench_unrelated (default 10): writes to another cpuset's mems
  * before each repetition of the fault cases in that state;
  * numapol.bench_writes (default 21): cpuset.mems writes per update case;
@@ -21,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest.h"
 #include "bench.h"
@@ -31,6 +33,50 @@
 void bench_print(const char *figure, const char *unit, double value)
 {
 	ksft_print_msg("bench %s %s %.6g\n", figure, unit, value);
+}
+
+#define MAX_FIGURES	256
+#define MAX_REPS	32
+
+static struct recorded {
+	char figure[BENCH_FIGURE_LEN];
+	double values[MAX_REPS];
+	int reps;
+	bool failed;
+} recorded[MAX_FIGURES];
+static int nr_recorded;
+
+void bench_record(const char *figure, double value)
+{
+	struct recorded *r = recorded;
+
+	while (r < recorded + nr_recorded && strcmp(r->figure, figure))
+		r++;
+	if (r == recorded + MAX_FIGURES) {
+		ksft_print_msg("bench: more than %d figures, %s dropped\n",
+			       MAX_FIGURES, figure);
+		return;
+	}
+	if (r == recorded + nr_recorded) {
+		snprintf(r->figure, sizeof(r->figure), "%s", figure);
+		nr_recorded++;
+	}
+	if (value < 0)
+		r->failed = true;
+	else if (r->reps < MAX_REPS)
+		r->values[r->reps++] = value;
+}
+
+void bench_print_recorded(const char *unit)
+{
+	for (struct recorded *r = recorded; r < recorded + nr_recorded; r++) {
+		if (r->failed)
+			ksft_print_msg("bench: %s failed, not printed\n",
+				       r->figure);
+		else
+			bench_print(r->figure, unit,
+				    median(r->values, r->reps));
+	}
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -74,6 +120,7 @@ int main(void)
 	int max_vmas = cmdline_number("numapol.bench_max_vmas", 100000);
 	bool updates = cmdline_number("numapol.bench_updates", 1);
 	int only_threads = cmdline_number("numapol.bench_threads", 0);
+	int failed_faults = 0, failed_states = 0;
 	nodeset_t memory;
 
 	ksft_print_header();
@@ -81,9 +128,17 @@ int main(void)
 	    nodeset_weight(memory) < 4)
 		ksft_exit_skip("the benchmarks need 4 nodes with memory\n");
 	ksft_set_plan(updates ? 4 : 2);
-	ksft_test_result(bench_faults(reps, only_threads) == 0,
-			 "fault throughput\n");
-	ksft_test_result(bench_fault_states(reps, unrelated, only_threads) == 0,
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	bench_faults_warm_up(reps);
+	for (int round = 0; round < reps; round++) {
+		failed_faults += bench_faults_round(only_threads);
+		failed_states += bench_fault_states_round(unrelated,
+							  only_threads);
+	}
+	bench_print_recorded("pages/s");
+	ksft_test_result(failed_faults == 0, "fault throughput\n");
+	ksft_test_result(failed_states == 0,
 			 "fault throughput in five states\n");
 	if (!updates)
 		ksft_finished();

@@ -5,6 +5,11 @@
  * which scripts/bench.sh collects from every boot. A figure is the median
  * of the repetitions within one boot; spreads and ratios across boots are
  * the host's business.
+ *
+ * The fault figures are measured in rounds, each round running every case
+ * once: under -icount a boot runs in phases of two speeds (docs/bench.md,
+ * "Two speeds"). Repetitions spread over the boot meet both; back to back,
+ * each figure's would share the speed of the phase it fell in.
  */
 #ifndef NUMAPOL_BENCH_H
 #define NUMAPOL_BENCH_H
@@ -15,8 +20,20 @@
 #include "../lib/nodes.h"
 
 #define PAGE_SIZE	4096UL
+#define BENCH_FIGURE_LEN	96	/* "fault-state/own-change/8p/2t/..." */
 
 void bench_print(const char *figure, const char *unit, double value);
+/*
+ * Keeps one repetition's @value of @figure, to print with the rest; a
+ * negative @value is a repetition that failed, and the figure is then not
+ * printed at all.
+ */
+void bench_record(const char *figure, double value);
+/*
+ * Prints the median of every recorded figure that has no failed
+ * repetition, in the order first recorded, each in @unit.
+ */
+void bench_print_recorded(const char *unit);
 /* Sorts @values in place. */
 double median(double *values, size_t n);
 double maximum(const double *values, size_t n);

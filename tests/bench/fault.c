@@ -111,41 +111,35 @@ static const unsigned int node_flags[] = {
 	0, MPOL_F_STATIC_NODES, MPOL_F_RELATIVE_NODES,
 };
 
-static int run_case(const struct fault_case *c, int reps)
+/* One repetition of @c, recorded; 1 if it failed, else 0. */
+static int run_case(const struct fault_case *c)
 {
-	double rates[32];
-	char figure[128];
+	double rate = fault_rate(c);
+	char figure[BENCH_FIGURE_LEN];
 
-	if (reps > 32)
-		reps = 32;
-	for (int r = 0; r < reps; r++) {
-		rates[r] = fault_rate(c);
-		if (rates[r] < 0) {
-			ksft_print_msg("fault case %s|%s failed\n",
-				       mpol_mode_name(c->mode),
-				       mpol_flags_name(c->flags));
-			return 1;
-		}
-	}
 	snprintf(figure, sizeof(figure), "fault/%s/%dt/%s/%s",
 		 c->vma ? "vma" : "task", c->threads,
 		 c->mode == NO_POLICY ? "none" : mpol_mode_name(c->mode),
 		 mpol_flags_name(c->flags));
-	bench_print(figure, "pages/s", median(rates, reps));
-	return 0;
+	bench_record(figure, rate);
+	if (rate >= 0)
+		return 0;
+	ksft_print_msg("fault case %s|%s failed\n",
+		       mpol_mode_name(c->mode), mpol_flags_name(c->flags));
+	return 1;
 }
 
-int bench_faults(int reps, int only_threads)
+void bench_faults_warm_up(int reps)
 {
 	struct fault_case warm_up = { .mode = NO_POLICY, .threads = MAX_THREADS };
-	int failed = 0;
 
-	/*
-	 * The first faults after boot run slower (the emulator translates
-	 * the fault path once, the buddy lists are fresh): not timed.
-	 */
 	for (int r = 0; r < reps; r++)
 		fault_rate(&warm_up);
+}
+
+int bench_faults_round(int only_threads)
+{
+	int failed = 0;
 
 	for (int threads = 1; threads <= MAX_THREADS; threads++) {
 		if (!bench_runs_threads(only_threads, threads))
@@ -154,14 +148,14 @@ int bench_faults(int reps, int only_threads)
 			struct fault_case c = { .vma = vma, .threads = threads };
 
 			c.mode = NO_POLICY;
-			failed += run_case(&c, reps);
+			failed += run_case(&c);
 			c.mode = MPOL_LOCAL;
-			failed += run_case(&c, reps);
+			failed += run_case(&c);
 			for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 				for (int f = 0; f < 3; f++) {
 					c.mode = modes[m];
 					c.flags = node_flags[f];
-					failed += run_case(&c, reps);
+					failed += run_case(&c);
 				}
 			}
 		}

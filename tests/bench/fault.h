@@ -8,9 +8,15 @@
 #define NUMAPOL_FAULT_H
 
 /*
- * Prints a figure per case, of @only_threads threads (0: every count);
- * returns the number of cases that failed.
+ * Faults under no policy @reps times, untimed: the first faults after boot
+ * run slower (the emulator translates the fault path once, the buddy
+ * lists are fresh).
  */
-int bench_faults(int reps, int only_threads);
+void bench_faults_warm_up(int reps);
+/*
+ * One round: records a repetition of every case of @only_threads threads
+ * (0: every count); returns the number of cases that failed.
+ */
+int bench_faults_round(int only_threads);
 
 #endif

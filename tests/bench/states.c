@@ -185,28 +185,22 @@ static double state_rate(const struct states_env *env,
 	return err ? -1 : c->threads * PAGES_PER_THREAD / (all.end - all.begin);
 }
 
+/* One repetition of @c, recorded; 1 if it failed, else 0. */
 static int run_state_case(const struct states_env *env,
-			  const struct state_case *c, int reps)
+			  const struct state_case *c)
 {
-	double rates[32];
-	char figure[128];
+	double rate = state_rate(env, c);
+	char figure[BENCH_FIGURE_LEN];
 
-	if (reps > 32)
-		reps = 32;
-	for (int r = 0; r < reps; r++) {
-		rates[r] = state_rate(env, c);
-		if (rates[r] < 0) {
-			ksft_print_msg("fault state case %s %s failed\n",
-				       state_names[c->state],
-				       mpol_mode_name(c->mode));
-			return 1;
-		}
-	}
 	snprintf(figure, sizeof(figure), "fault-state/%s/%dp/%dt/%s",
 		 state_names[c->state], c->policies, c->threads,
 		 mpol_mode_name(c->mode));
-	bench_print(figure, "pages/s", median(rates, reps));
-	return 0;
+	bench_record(figure, rate);
+	if (rate >= 0)
+		return 0;
+	ksft_print_msg("fault state case %s %s failed\n",
+		       state_names[c->state], mpol_mode_name(c->mode));
+	return 1;
 }
 
 static const int modes[] = {
@@ -247,8 +241,11 @@ static void leave_cpusets(struct states_env *env)
 	cpuset_destroy(&env->home);
 }
 
-/* The cases of @state, with the policies made where this process is. */
-static int run_state(struct states_env *env, enum state state, int reps,
+/*
+ * A repetition of each case of @state, with the policies made where this
+ * process is.
+ */
+static int run_state(struct states_env *env, enum state state,
 		     int only_threads)
 {
 	int failed = 0;
@@ -266,12 +263,25 @@ static int run_state(struct states_env *env, enum state state, int reps,
 				if ((state == TWO_CPUSETS && threads < 2) ||
 				    !bench_runs_threads(only_threads, threads))
 					continue;
-				failed += run_state_case(env, &c, reps);
+				failed += run_state_case(env, &c);
 			}
 	return failed;
 }
 
-int bench_fault_states(int reps, int unrelated, int only_threads)
+/* TWO_CPUSETS, last: its policies are made in the threaded domain. */
+static int run_two_cpusets(struct states_env *env, int only_threads)
+{
+	/* Its cases have two threads: no move for nothing. */
+	if (!bench_runs_threads(only_threads, 2))
+		return 0;
+	if (cpuset_attach(&env->domain, getpid())) {
+		ksft_print_msg("fault states: cannot join the threaded domain\n");
+		return 1;
+	}
+	return run_state(env, TWO_CPUSETS, only_threads);
+}
+
+int bench_fault_states_round(int unrelated, int only_threads)
 {
 	struct states_env env = { .unrelated = unrelated };
 	int failed = 0;
@@ -282,14 +292,8 @@ int bench_fault_states(int reps, int unrelated, int only_threads)
 		return 1;
 	}
 	for (int s = MADE; s <= OTHER_CHANGES; s++)
-		failed += run_state(&env, s, reps, only_threads);
-	/* Last: the policies are made in the threaded domain from now on. */
-	if (cpuset_attach(&env.domain, getpid())) {
-		ksft_print_msg("fault states: cannot join the threaded domain\n");
-		failed++;
-	} else {
-		failed += run_state(&env, TWO_CPUSETS, reps, only_threads);
-	}
+		failed += run_state(&env, s, only_threads);
+	failed += run_two_cpusets(&env, only_threads);
 	leave_cpusets(&env);
 	return failed;
 }

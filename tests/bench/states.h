@@ -12,10 +12,12 @@
 #define NUMAPOL_STATES_H
 
 /*
- * Prints a figure per case of @only_threads threads (0: every count);
- * @unrelated cpuset.mems writes make the state after changes of another
- * cpuset. Returns the number of cases that failed.
+ * One round: records a repetition of every case of @only_threads threads
+ * (0: every count); @unrelated cpuset.mems writes make the state after
+ * changes of another cpuset. The round makes its cpusets and removes them,
+ * so that the fault cases of bench_faults_round() run with none. Returns
+ * the number of cases that failed.
  */
-int bench_fault_states(int reps, int unrelated, int only_threads);
+int bench_fault_states_round(int unrelated, int only_threads);
 
 #endif
