@@ -46,16 +46,18 @@ static struct recorded {
 } recorded[MAX_FIGURES];
 static int nr_recorded;
 
-void bench_record(const char *figure, double value)
+int bench_record(const char *figure, double value)
 {
 	struct recorded *r = recorded;
 
+	if (value < 0)
+		ksft_print_msg("bench: a repetition of %s failed\n", figure);
 	while (r < recorded + nr_recorded && strcmp(r->figure, figure))
 		r++;
 	if (r == recorded + MAX_FIGURES) {
 		ksft_print_msg("bench: more than %d figures, %s dropped\n",
 			       MAX_FIGURES, figure);
-		return;
+		return 1;
 	}
 	if (r == recorded + nr_recorded) {
 		snprintf(r->figure, sizeof(r->figure), "%s", figure);
@@ -65,6 +67,7 @@ void bench_record(const char *figure, double value)
 		r->failed = true;
 	else if (r->reps < MAX_REPS)
 		r->values[r->reps++] = value;
+	return value < 0;
 }
 
 void bench_print_recorded(const char *unit)

@@ -26,9 +26,9 @@ void bench_print(const char *figure, const char *unit, double value);
 /*
  * Keeps one repetition's @value of @figure, to print with the rest; a
  * negative @value is a repetition that failed, and the figure is then not
- * printed at all.
+ * printed at all. Returns 1 for a failed repetition, else 0.
  */
-void bench_record(const char *figure, double value);
+int bench_record(const char *figure, double value);
 /*
  * Prints the median of every recorded figure that has no failed
  * repetition, in the order first recorded, each in @unit.

@@ -121,12 +121,7 @@ static int run_case(const struct fault_case *c)
 		 c->vma ? "vma" : "task", c->threads,
 		 c->mode == NO_POLICY ? "none" : mpol_mode_name(c->mode),
 		 mpol_flags_name(c->flags));
-	bench_record(figure, rate);
-	if (rate >= 0)
-		return 0;
-	ksft_print_msg("fault case %s|%s failed\n",
-		       mpol_mode_name(c->mode), mpol_flags_name(c->flags));
-	return 1;
+	return bench_record(figure, rate);
 }
 
 void bench_faults_warm_up(int reps)

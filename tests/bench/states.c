@@ -195,12 +195,7 @@ static int run_state_case(const struct states_env *env,
 	snprintf(figure, sizeof(figure), "fault-state/%s/%dp/%dt/%s",
 		 state_names[c->state], c->policies, c->threads,
 		 mpol_mode_name(c->mode));
-	bench_record(figure, rate);
-	if (rate >= 0)
-		return 0;
-	ksft_print_msg("fault state case %s %s failed\n",
-		       state_names[c->state], mpol_mode_name(c->mode));
-	return 1;
+	return bench_record(figure, rate);
 }
 
 static const int modes[] = {
