@@ -31,6 +31,7 @@
 #include "../lib/mpol.h"
 #include "feeders.h"
 #include "pressure.h"
+#include "squeeze.h"
 #include "workload.h"
 
 /* The writer flips the cpuset for BURST_SECONDS, then lets it settle. */
@@ -65,6 +66,7 @@ FIXTURE(stress) {
 	struct cpuset cs;
 	struct pressure pressure;
 	struct feeders feeders;
+	struct squeeze squeeze;
 	struct stress_shared *sh;
 	nodeset_t all_sets;
 	bool ramfs_mounted;
@@ -82,6 +84,7 @@ FIXTURE_VARIANT(stress) {
 	bool pressure;
 	nodeset_t full;		/* nodes the ballast fills for good */
 	bool feed;		/* page cache feeders on every node of the sets */
+	bool squeeze;		/* vm.min_free_kbytes raised now and then */
 	bool swap;		/* SWAP_DEVICE on: the ballast can be swapped */
 	bool churn;
 	bool single_threaded;	/* else THREADS_PER_WORKER threads a worker */
@@ -205,11 +208,13 @@ FIXTURE_VARIANT_ADD(stress, task_preferred_static_emptied) {
  * e05741fb10c3's endless retry needs a task's BIND policy rebound in place
  * while its allocation is in the slow path, and reclaim on the new nodes
  * that keeps making progress: both nodes are full of clean page cache,
- * refilled as fast as reclaim frees it.
+ * refilled as fast as reclaim frees it. kswapd keeps the allocators out
+ * of the slow path most of the time; the squeezes put all of them in it
+ * at once, and the writer writes inside each (squeeze.h).
  */
 FIXTURE_VARIANT_ADD(stress, task_bind_anon_flip_reclaim) {
 	.policy = TASK_POLICY, .memory = ANON, .modes = MODE(BIND),
-	.sets = flip, .cgroup = CGROUP_V2, .feed = true,
+	.sets = flip, .cgroup = CGROUP_V2, .feed = true, .squeeze = true,
 };
 
 static long oom_kills(void)
@@ -275,10 +280,15 @@ FIXTURE_SETUP(stress)
 					    variant->full))
 			TH_LOG("could not fill nodes %s",
 			       nodeset_format(self->all_sets, want, sizeof(want)));
+	/* Last: the harness skips the teardown of a setup that failed. */
+	if (variant->squeeze)
+		ASSERT_EQ(0, squeeze_start(&self->squeeze))
+			TH_LOG("starting the squeezes: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(stress)
 {
+	squeeze_stop(&self->squeeze);
 	if (variant->pressure)
 		pressure_stop(&self->pressure);
 	if (variant->feed)
@@ -295,6 +305,7 @@ struct writer {
 	const struct cpuset *cs;
 	const nodeset_t *sets;
 	struct stress_shared *sh;
+	struct squeeze *squeeze;	/* write once in each, or NULL */
 };
 
 static void sleep_unless_stopped(struct stress_shared *sh, double seconds)
@@ -305,18 +316,25 @@ static void sleep_unless_stopped(struct stress_shared *sh, double seconds)
 		usleep(1000);
 }
 
-/* Change cpuset.mems back to back, then let it settle, until stopped. */
+/*
+ * Change cpuset.mems back to back, then let it settle, until stopped.
+ * With squeezes, each burst is one write, inside a squeeze.
+ */
 static void *writer(void *arg)
 {
 	struct writer *wr = arg;
 	struct stress_shared *sh = wr->sh;
+	double burst = wr->squeeze ? 0 : BURST_SECONDS;
 	size_t next = 1;
 
 	while (!atomic_load(&sh->stop)) {
-		double end = now_seconds() + BURST_SECONDS;
 		unsigned long checks;
 		nodeset_t mems;
+		double end;
 
+		if (wr->squeeze && !squeeze_wait(wr->squeeze, &sh->stop))
+			break;
+		end = now_seconds() + burst;
 		atomic_fetch_add(&sh->writer_seq, 1);
 		do {
 			int err;
@@ -456,7 +474,10 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 		.threads = variant->single_threaded ? 1 : THREADS_PER_WORKER,
 		.churn = variant->churn, .cs = &self->cs, .sh = self->sh,
 	};
-	struct writer wr = { &self->cs, variant->sets, self->sh };
+	struct writer wr = {
+		&self->cs, variant->sets, self->sh,
+		variant->squeeze ? &self->squeeze : NULL,
+	};
 	struct stress_shared *sh = self->sh;
 	long kills = oom_kills(), stalls = vm_events("allocstall_");
 	pid_t workers[MAX_WORKERS];
@@ -487,6 +508,8 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 	 * reclaims, it gives up after MAX_RECLAIM_RETRIES, and the writer
 	 * can finish.
 	 */
+	/* Before the join: a writer stuck in a loop must not keep it raised. */
+	squeeze_stop(&self->squeeze);
 	if (variant->feed) {
 		feeders_stop(&self->feeders);
 		write_text("/proc/sys/vm/drop_caches", "1");
@@ -503,6 +526,9 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 	if (oom_kills() != kills)
 		stress_fail(sh, "OOM kill (/proc/vmstat oom_kill %ld -> %ld)",
 			    kills, oom_kills());
+	if (atomic_load(&self->squeeze.error))
+		stress_fail(sh, "writing vm.min_free_kbytes: %s",
+			    strerror(atomic_load(&self->squeeze.error)));
 	print_figures(sh, elapsed, longest_pause,
 		      vm_events("allocstall_") - stalls);
 	if (atomic_load(&sh->failed))

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "squeeze.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../lib/nodes.h"
+
+#define MIN_FREE	"/proc/sys/vm/min_free_kbytes"
+/*
+ * The allocators meet a raise within LEAD_US: then the writer may write.
+ * It stays raised HOLD_US more; the pause lets the allocators run at full
+ * speed between two squeezes.
+ */
+#define LEAD_US		100000
+#define HOLD_US		400000
+#define PAUSE_US	500000
+#define STEP_US		10000
+
+static int set_min_free(long kb)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%ld", kb);
+	return write_text(MIN_FREE, text);
+}
+
+static void sleep_unless_stopped(struct squeeze *s, long us)
+{
+	for (long slept = 0; slept < us && !atomic_load(&s->stop);
+	     slept += STEP_US)
+		usleep(STEP_US);
+}
+
+static void *squeezer(void *arg)
+{
+	struct squeeze *s = arg;
+
+	while (!atomic_load(&s->stop)) {
+		if (set_min_free(s->raised_kb))
+			goto failed;
+		sleep_unless_stopped(s, LEAD_US);
+		atomic_fetch_add(&s->squeezes, 1);
+		sleep_unless_stopped(s, HOLD_US);
+		if (set_min_free(s->old_kb))
+			goto failed;
+		sleep_unless_stopped(s, PAUSE_US);
+	}
+	return NULL;
+failed:
+	atomic_store(&s->error, errno);
+	atomic_store(&s->stop, 1);
+	return NULL;
+}
+
+int squeeze_start(struct squeeze *s)
+{
+	char text[32];
+	nodeset_t memory;
+	int err;
+
+	s->running = false;
+	atomic_store(&s->stop, 0);
+	atomic_store(&s->error, 0);
+	atomic_store(&s->squeezes, 0);
+	if (read_text(MIN_FREE, text, sizeof(text)) ||
+	    read_nodeset("/sys/devices/system/node/has_memory", &memory))
+		return -1;
+	s->old_kb = atol(text);
+	s->raised_kb = s->old_kb +
+		       (long)SQUEEZE_KB_PER_NODE * nodeset_weight(memory);
+	err = pthread_create(&s->tid, NULL, squeezer, s);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	s->running = true;
+	return 0;
+}
+
+bool squeeze_wait(struct squeeze *s, atomic_int *stop)
+{
+	unsigned long seen = atomic_load(&s->squeezes);
+
+	while (atomic_load(&s->squeezes) == seen) {
+		if (atomic_load(stop) || atomic_load(&s->stop))
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+void squeeze_stop(struct squeeze *s)
+{
+	if (!s->running)
+		return;
+	atomic_store(&s->stop, 1);
+	pthread_join(s->tid, NULL);
+	if (set_min_free(s->old_kb) && !atomic_load(&s->error))
+		atomic_store(&s->error, errno);
+	s->running = false;
+}
