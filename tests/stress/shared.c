@@ -3,6 +3,15 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
+
+void sleep_unless_stopped(atomic_int *stop, double seconds)
+{
+	double end = now_seconds() + seconds;
+
+	while (!atomic_load(stop) && now_seconds() < end)
+		usleep(1000);
+}
 
 void stress_fail(struct stress_shared *sh, const char *fmt, ...)
 {

@@ -39,6 +39,9 @@ struct stress_shared {
 	struct thread_progress threads[MAX_THREADS];
 };
 
+/* Sleep @seconds, or until *@stop is set. */
+void sleep_unless_stopped(atomic_int *stop, double seconds);
+
 /* Record a failure; the first one wins, later ones are dropped. */
 void stress_fail(struct stress_shared *sh, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -7,17 +7,17 @@
 #include <unistd.h>
 
 #include "../lib/nodes.h"
+#include "shared.h"
 
 #define MIN_FREE	"/proc/sys/vm/min_free_kbytes"
 /*
- * The allocators meet a raise within LEAD_US: then the writer may write.
- * It stays raised HOLD_US more; the pause lets the allocators run at full
- * speed between two squeezes.
+ * The allocators meet a raise within LEAD_SECONDS: then the writer may
+ * write. It stays raised HOLD_SECONDS more; the pause lets the allocators
+ * run at full speed between two squeezes.
  */
-#define LEAD_US		100000
-#define HOLD_US		400000
-#define PAUSE_US	500000
-#define STEP_US		10000
+#define LEAD_SECONDS	0.1
+#define HOLD_SECONDS	0.4
+#define PAUSE_SECONDS	0.5
 
 static int set_min_free(long kb)
 {
@@ -27,13 +27,6 @@ static int set_min_free(long kb)
 	return write_text(MIN_FREE, text);
 }
 
-static void sleep_unless_stopped(struct squeeze *s, long us)
-{
-	for (long slept = 0; slept < us && !atomic_load(&s->stop);
-	     slept += STEP_US)
-		usleep(STEP_US);
-}
-
 static void *squeezer(void *arg)
 {
 	struct squeeze *s = arg;
@@ -41,12 +34,12 @@ static void *squeezer(void *arg)
 	while (!atomic_load(&s->stop)) {
 		if (set_min_free(s->raised_kb))
 			goto failed;
-		sleep_unless_stopped(s, LEAD_US);
+		sleep_unless_stopped(&s->stop, LEAD_SECONDS);
 		atomic_fetch_add(&s->squeezes, 1);
-		sleep_unless_stopped(s, HOLD_US);
+		sleep_unless_stopped(&s->stop, HOLD_SECONDS);
 		if (set_min_free(s->old_kb))
 			goto failed;
-		sleep_unless_stopped(s, PAUSE_US);
+		sleep_unless_stopped(&s->stop, PAUSE_SECONDS);
 	}
 	return NULL;
 failed:

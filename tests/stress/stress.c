@@ -308,14 +308,6 @@ struct writer {
 	struct squeeze *squeeze;	/* write once in each, or NULL */
 };
 
-static void sleep_unless_stopped(struct stress_shared *sh, double seconds)
-{
-	double end = now_seconds() + seconds;
-
-	while (!atomic_load(&sh->stop) && now_seconds() < end)
-		usleep(1000);
-}
-
 /*
  * Change cpuset.mems back to back, then let it settle, until stopped.
  * With squeezes, each burst is one write, inside a squeeze.
@@ -357,7 +349,7 @@ static void *writer(void *arg)
 		 * longer than SETTLE_SECONDS: hold on until one has checked
 		 * its pages, for a second at most.
 		 */
-		sleep_unless_stopped(sh, SETTLE_SECONDS);
+		sleep_unless_stopped(&sh->stop, SETTLE_SECONDS);
 		for (int i = 0; i < 1000 && !atomic_load(&sh->stop) &&
 		     atomic_load(&sh->placement_checks) == checks; i++)
 			usleep(1000);
@@ -506,9 +498,9 @@ TEST_F_TIMEOUT(stress, survives_cpuset_changes, 3600)
 	 * for in mpol_rebind_mm(): no later write ends the retry, which goes
 	 * on while reclaim makes progress. Without the page cache it
 	 * reclaims, it gives up after MAX_RECLAIM_RETRIES, and the writer
-	 * can finish.
+	 * can finish. The squeezes stop first, so that vm.min_free_kbytes
+	 * is not left raised while that runs out.
 	 */
-	/* Before the join: a writer stuck in a loop must not keep it raised. */
 	squeeze_stop(&self->squeeze);
 	if (variant->feed) {
 		feeders_stop(&self->feeders);
