@@ -104,6 +104,11 @@ int bench_pin_thread(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
+int bench_pin_mapper(void)
+{
+	return bench_pin_thread(0);
+}
+
 double maximum(const double *values, size_t n)
 {
 	double max = values[0];

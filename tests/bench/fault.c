@@ -79,7 +79,7 @@ static double fault_rate(const struct fault_case *c)
 	pthread_t threads[MAX_THREADS];
 	pthread_barrier_t start;
 	struct span all = { 0 };
-	int err = 0;
+	int err = bench_pin_mapper() ? -1 : 0;
 
 	pthread_barrier_init(&start, NULL, c->threads);
 	for (int i = 0; i < c->threads; i++) {

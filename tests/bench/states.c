@@ -147,7 +147,7 @@ static double state_rate(const struct states_env *env,
 	pthread_barrier_t start;
 	struct span all = { 0 };
 	bool started;
-	int err = 0;
+	int err = bench_pin_mapper() ? -1 : 0;
 
 	pthread_barrier_init(&start, NULL, c->threads);
 	for (int i = 0; i < c->threads && !err; i++) {
