@@ -5,7 +5,10 @@
 # with the arguments its "Args:" line gives every suite (a kselftest
 # filter such as -vVARIANT, to run only the case that hunts it), on the
 # machine its "Topology:" line asks for (boot.sh's NODES=, MEMLESS=,
-# CPULESS=, HOTPLUG_NODE=; default boot.sh's), on the flavour its
+# CPULESS=, HOTPLUG_NODE=; default boot.sh's), and once more for each
+# "Boot: SUITES [SETTING...]" line, the same kernel booted with those
+# suites on that machine (memhotplug needs HOTPLUG_NODE=, demotion
+# CPULESS=, which the other suites do not run on), on the flavour its
 # "Flavour:" line names where BASE is not given (debug-wide, say, for
 # what only the debug kernel can provoke), and say
 # whether they catch it. Races are not caught every time: a mutant whose suites
@@ -19,8 +22,8 @@
 # where TEXT is part of the name of a case that must fail (as kunit.py
 # prints it: SUITE.VARIANT.TEST for the guest suites, the case or its
 # parameter for KUnit) or of a kernel problem the judge reports ("OOM
-# kill"). A run is caught when the judge fails it and every Expect: line
-# names a failure of that run. A mutant known to survive what it boots
+# kill"). A run is caught when the judge fails one of its boots and every
+# Expect: line names a failure of one of them. A mutant known to survive what it boots
 # says why on a "Survives: REASON" line instead; its surviving runs are
 # reported, not failed.
 # Exit 0 when every run catches its mutant (or survives as announced), 1
@@ -46,21 +49,39 @@ if [ -z "${MUTANTS:-}" ]; then
 	MUTANTS=$(cd "$REPO_DIR/mutants" && ls -- *.patch | sed 's/\.patch$//')
 fi
 
-# failed_cases RUN: the name of every case that failed or crashed in the
-# run, and of every kernel problem the judge found, one a line.
+# failed_cases BOOT...: the name of every case that failed or crashed in
+# the boots, and of every kernel problem the judge found, one a line.
 failed_cases() {
-	sed -En 's/.*\[(FAILED|CRASHED)\] (.*[^ =]) *=*$/\2/p' \
-		"$1/suites.parsed" "$1/kunit.parsed" 2>/dev/null || true
-	sed 's/^/kernel: /' "$1/kernel.problems" 2>/dev/null || true
+	local boot
+	for boot; do
+		sed -En 's/.*\[(FAILED|CRASHED)\] (.*[^ =]) *=*$/\2/p' \
+			"$boot/suites.parsed" "$boot/kunit.parsed" 2>/dev/null || true
+		sed 's/^/kernel: /' "$boot/kernel.problems" 2>/dev/null || true
+	done
 }
 
-# unmet_expectations PATCH RUN: the Expect: lines of PATCH that name no
-# failure of RUN, one a line.
+# unmet_expectations PATCH BOOT...: the Expect: lines of PATCH that name
+# no failure of the boots of one run, one a line. The failures go to
+# the first boot's failed.cases.
 unmet_expectations() {
-	local expect
-	failed_cases "$2" >"$2/failed.cases"
-	sed -n 's/^Expect: //p' "$1" | while IFS= read -r expect; do
-		grep -qF -- "$expect" "$2/failed.cases" || echo "$expect"
+	local patch=$1 expect
+	shift
+	failed_cases "$@" >"$1/failed.cases"
+	sed -n 's/^Expect: //p' "$patch" | while IFS= read -r expect; do
+		grep -qF -- "$expect" "$1/failed.cases" || echo "$expect"
+	done
+}
+
+# check_settings PATCH SETTING...: die unless each is a boot.sh topology
+# setting.
+check_settings() {
+	local patch=$1 setting
+	shift
+	for setting; do
+		case $setting in
+		NODES=* | MEMLESS=* | CPULESS=* | HOTPLUG_NODE=*) ;;
+		*) die "$patch: Topology: and Boot: take NODES=, MEMLESS=, CPULESS=, HOTPLUG_NODE=" ;;
+		esac
 	done
 }
 
@@ -80,23 +101,22 @@ for name in $MUTANTS; do
 	survives=$(sed -n 's/^Survives: //p' "$patch" | head -n 1)
 	grep -q '^Expect: ' "$patch" || [ -n "$survives" ] ||
 		die "$patch has neither an Expect: nor a Survives: line"
-	SUITES=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
-	SUITES=${SUITES:-topology,conformance,scenario,differential}
-	export SUITES
+	suites=$(sed -n 's/^Suites: //p' "$patch" | head -n 1)
+	suites=${suites:-topology,conformance,scenario,differential}
+	topology=$(sed -n 's/^Topology: //p' "$patch" | head -n 1)
+	# Each boot of a run: its suites, then its topology settings.
+	mapfile -t boots < <(echo "$suites $topology"; sed -n 's/^Boot: \(.*\)/\1 /p' "$patch")
+	for boot in "${boots[@]}"; do
+		# shellcheck disable=SC2086 # settings, split on blanks
+		check_settings "$patch" ${boot#* }
+	done
 	seconds=$(sed -n 's/^Seconds: //p' "$patch" | head -n 1)
 	runs=1 CMDLINE=
-	case ,$SUITES, in *,stress,*)
+	case ,$suites, in *,stress,*)
 		runs=$RUNS
 		CMDLINE="numapol.stress_failfast=1 numapol.stress_seconds=${seconds:-$STRESS_SECONDS}"
 		;;
 	esac
-	TOPOLOGY=$(sed -n 's/^Topology: //p' "$patch" | head -n 1)
-	for setting in $TOPOLOGY; do
-		case $setting in
-		NODES=* | MEMLESS=* | CPULESS=* | HOTPLUG_NODE=*) ;;
-		*) die "$patch: Topology: takes NODES=, MEMLESS=, CPULESS=, HOTPLUG_NODE=" ;;
-		esac
-	done
 	args=$(sed -n 's/^Args: //p' "$patch" | head -n 1)
 	CMDLINE+=${args:+ numapol.args=$args}
 	export CMDLINE
@@ -109,15 +129,24 @@ for name in $MUTANTS; do
 	fi
 	build_flavour "$flavour"
 	for ((run = 1; run <= runs; run++)); do
-		boot_run "$flavour"
-		rc=0
-		"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || rc=$?
+		rc=0 runs_dirs=()
+		for boot in "${boots[@]}"; do
+			SUITES=${boot%% *} TOPOLOGY=${boot#* } boot_run "$flavour"
+			boot_rc=0
+			"$REPO_DIR/scripts/check-run.sh" "$RUN" >"$RUN/check.log" 2>&1 || boot_rc=$?
+			case $boot_rc in
+			0) ;;
+			1) rc=1 ;;
+			*) echo "harness error on mutant $name (see $RUN/check.log)"; exit 2 ;;
+			esac
+			runs_dirs+=("$RUN")
+		done
+		RUN=${runs_dirs[0]}
 		detection=$("$REPO_DIR/scripts/detection.sh" "$RUN")
-		unmet=$(unmet_expectations "$patch" "$RUN")
+		unmet=$(unmet_expectations "$patch" "${runs_dirs[@]}")
 		case $rc in
 		1) verdict=caught ;;
 		0) verdict=SURVIVED ;;
-		*) echo "harness error on mutant $name (see $RUN/check.log)"; exit 2 ;;
 		esac
 		if [ "$verdict" = caught ] && [ -n "$unmet" ]; then
 			verdict=MISSED
