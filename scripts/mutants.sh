@@ -129,7 +129,7 @@ for name in $MUTANTS; do
 	fi
 	build_flavour "$flavour"
 	for ((run = 1; run <= runs; run++)); do
-		rc=0 runs_dirs=()
+		rc=0 boot_dirs=()
 		for boot in "${boots[@]}"; do
 			SUITES=${boot%% *} TOPOLOGY=${boot#* } boot_run "$flavour"
 			boot_rc=0
@@ -139,11 +139,11 @@ for name in $MUTANTS; do
 			1) rc=1 ;;
 			*) echo "harness error on mutant $name (see $RUN/check.log)"; exit 2 ;;
 			esac
-			runs_dirs+=("$RUN")
+			boot_dirs+=("$RUN")
 		done
-		RUN=${runs_dirs[0]}
+		RUN=${boot_dirs[0]}
 		detection=$("$REPO_DIR/scripts/detection.sh" "$RUN")
-		unmet=$(unmet_expectations "$patch" "${runs_dirs[@]}")
+		unmet=$(unmet_expectations "$patch" "${boot_dirs[@]}")
 		case $rc in
 		1) verdict=caught ;;
 		0) verdict=SURVIVED ;;
